@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Packs the library in $1 and installs the tarball into a new cdk8s app in a temporary directory (outside
+# the repository), then checks that `cdk8s synth` renders the expected DaemonSet.
+set -euo pipefail
+repo="$1"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+tarball="$(cd "$repo" && npm pack --silent --pack-destination "$work" | tail -n 1)"
+echo "packed $tarball"
+cd "$work"
+mkdir app && cd app
+npm init -y >/dev/null
+peer() { node -e "const p=require('$repo/package.json'); console.log(p.peerDependencies['$1'])"; }
+dev() { node -e "const p=require('$repo/package.json'); console.log(p.devDependencies['$1'])"; }
+# typescript 7 has no JS compiler API, which ts-node needs: pin the 6.0 line.
+npm install --no-audit --no-fund "$work/$tarball" "cdk8s@$(peer cdk8s)" "constructs@$(peer constructs)" \
+  "cdk8s-plus-28@$(peer cdk8s-plus-28)" "cdk8s-cli@$(dev cdk8s-cli)" ts-node@^10 typescript@~6.0.3 @types/node@^20 >/dev/null
+cat > cdk8s.yaml <<'YAML'
+language: typescript
+app: npx ts-node main.ts
+output: dist
+YAML
+cat > tsconfig.json <<'JSON'
+{ "compilerOptions": { "target": "ES2022", "module": "commonjs", "strict": true, "esModuleInterop": true, "skipLibCheck": true } }
+JSON
+cat > main.ts <<'TS'
+import { App, Chart } from 'cdk8s';
+import { HostMount, NodeAgent, Toleration } from 'cdk8s-node-agents';
+
+const app = new App();
+const chart = new Chart(app, 'observability');
+new NodeAgent(chart, 'node-agent', {
+  namespace: 'observability',
+  image: 'registry.example.com/node-agent:1.2.0',
+  nodeSelector: { 'node-role.kubernetes.io/worker': '' },
+  tolerations: [Toleration.controlPlane()],
+  hostMounts: [HostMount.readOnly('/var/log')],
+});
+app.synth();
+TS
+npx cdk8s synth --no-check-upgrade
+node - <<'JS'
+const fs = require('fs');
+const { parseAllDocuments } = require('yaml');
+const docs = parseAllDocuments(fs.readFileSync('dist/observability.k8s.yaml', 'utf8')).map((d) => d.toJSON());
+const ds = docs.find((d) => d.kind === 'DaemonSet');
+const fail = (m) => { console.error(`consumer app: ${m}`); process.exit(1); };
+if (!ds) fail('no DaemonSet in dist/observability.k8s.yaml');
+const spec = ds.spec.template.spec;
+if (ds.metadata.name !== 'node-agent' || ds.metadata.namespace !== 'observability') fail(`unexpected DaemonSet ${ds.metadata.namespace}/${ds.metadata.name}`);
+if (spec.nodeSelector['node-role.kubernetes.io/worker'] !== '') fail('nodeSelector missing');
+if (spec.containers[0].image !== 'registry.example.com/node-agent:1.2.0') fail('image differs');
+if (spec.volumes[0].hostPath.path !== '/var/log' || spec.containers[0].volumeMounts[0].readOnly !== true) fail('host mount differs');
+if (!docs.some((d) => d.kind === 'Namespace') || !docs.some((d) => d.kind === 'ServiceAccount')) fail('Namespace or ServiceAccount missing');
+console.log(`consumer app: synthesized ${docs.map((d) => d.kind).join(', ')} from the packed library`);
+JS

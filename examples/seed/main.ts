@@ -1,0 +1,137 @@
+// The manifests of the DaemonSet guide (../../../shared/seeds, "DaemonSet 节点级服务"), one chart per
+// section, each written with cdk8s-node-agents. Every field of the guide's YAML is in the output with
+// the same value; the library adds what production needs (namespace, ServiceAccount, resources,
+// security context), and puts the guide's misplaced `drop: [ALL]` where Kubernetes expects it.
+import { App, Chart } from 'cdk8s';
+import { Capability, HostPathVolumeType, PercentOrAbsolute, TaintEffect } from 'cdk8s-plus-28';
+import { Construct } from 'constructs';
+import {
+  AgentUpdateStrategy, HostMount, NodeAgent, NodeRequirement, Toleration,
+} from 'cdk8s-node-agents';
+
+const image = 'registry.example.com/node-agent:1.2.0';
+
+/** 2.1 nodeSelector: only nodes labelled `node-role.kubernetes.io/worker=""`. */
+export class NodeSelectorChart extends Chart {
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    new NodeAgent(this, 'node-agent', {
+      namespace: 'observability',
+      image,
+      nodeSelector: { 'node-role.kubernetes.io/worker': '' },
+    });
+  }
+}
+
+/** 2.2 tolerations: also run on control-plane nodes and on nodes dedicated to GPUs. */
+export class TolerationsChart extends Chart {
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    new NodeAgent(this, 'node-agent', {
+      namespace: 'observability',
+      image,
+      tolerations: [
+        Toleration.controlPlane(),
+        Toleration.equal('dedicated', 'gpu', { effect: TaintEffect.NO_SCHEDULE }),
+      ],
+    });
+  }
+}
+
+/** 2.3 node affinity: required zone, preferred SSD nodes. */
+export class AffinityChart extends Chart {
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    new NodeAgent(this, 'node-agent', {
+      namespace: 'observability',
+      image,
+      requiredNodeAffinity: [
+        { requirements: [NodeRequirement.in('topology.kubernetes.io/zone', ['ap-guangzhou-3'])] },
+      ],
+      preferredNodeAffinity: [
+        { weight: 100, requirements: [NodeRequirement.in('disk-type', ['ssd'])] },
+      ],
+    });
+  }
+}
+
+/** 3 update strategy: RollingUpdate, one node at a time. */
+export class RollingUpdateChart extends Chart {
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    new NodeAgent(this, 'node-agent', {
+      namespace: 'observability',
+      image,
+      updateStrategy: AgentUpdateStrategy.rollingUpdate({ maxUnavailable: PercentOrAbsolute.absolute(1) }),
+    });
+  }
+}
+
+/** 4.2 least privilege: two capabilities with their reasons, /var/log read-only and typed. */
+export class LeastPrivilegeChart extends Chart {
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    new NodeAgent(this, 'node-agent', {
+      namespace: 'observability',
+      image,
+      capabilities: [
+        { capability: Capability.NET_ADMIN, reason: 'network management only (仅网络管理)' },
+        { capability: Capability.SYS_PTRACE, reason: 'process tracing only, as Falco does (仅进程追踪)' },
+      ],
+      hostMounts: [
+        HostMount.readOnly('/var/log', { type: HostPathVolumeType.DIRECTORY, volumeName: 'varlog', reason: 'reads node and container logs' }),
+      ],
+    });
+  }
+}
+
+/** the stock nginx image starts as root and writes to a few directories: said explicitly. */
+const nginx = {
+  image: 'nginx:1.27-alpine',
+  runAsRoot: { reason: 'the stock nginx image starts its master process as root' },
+  capabilities: [
+    { capability: Capability.CHOWN, reason: 'nginx chowns its cache directories at start' },
+    { capability: Capability.SETUID, reason: 'nginx workers switch to the nginx user' },
+    { capability: Capability.SETGID, reason: 'nginx workers switch to the nginx group' },
+    { capability: Capability.NET_BIND_SERVICE, reason: 'nginx listens on port 80' },
+  ],
+  scratchDirs: ['/var/cache/nginx', '/var/run'],
+};
+
+/** exercise A: nginx on nodes labelled agent=enabled. */
+export class ExerciseAChart extends Chart {
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    new NodeAgent(this, 'nginx-agent', { namespace: 'exercises', ...nginx, nodeSelector: { agent: 'enabled' } });
+  }
+}
+
+/** exercise B: the same DaemonSet as exercise A, now also tolerating the control-plane taint. */
+export class ExerciseBChart extends Chart {
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    new NodeAgent(this, 'nginx-agent', {
+      namespace: 'exercises',
+      ...nginx,
+      nodeSelector: { agent: 'enabled' },
+      tolerations: [Toleration.controlPlane()],
+    });
+  }
+}
+
+/** builds the app: one chart (one output file) per section of the guide. */
+export function buildSeedApp(app: App): void {
+  new NodeSelectorChart(app, '2-1-node-selector');
+  new TolerationsChart(app, '2-2-tolerations');
+  new AffinityChart(app, '2-3-node-affinity');
+  new RollingUpdateChart(app, '3-rolling-update');
+  new LeastPrivilegeChart(app, '4-2-least-privilege');
+  new ExerciseAChart(app, 'exercise-a');
+  new ExerciseBChart(app, 'exercise-b');
+}
+
+if (require.main === module) {
+  const app = new App();
+  buildSeedApp(app);
+  app.synth();
+}

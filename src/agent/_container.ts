@@ -1,0 +1,362 @@
+/**
+ * Internal: validates one container's options and renders it as Kubernetes JSON. Not exported.
+ */
+import * as path from 'node:path';
+import { Size } from 'cdk8s';
+import { Cpu, MountPropagation, Protocol } from 'cdk8s-plus-28';
+import { Construct } from 'constructs';
+import { HostAccessReason, HostAccessType } from '../model/host-access-reasons';
+import { AgentProbe } from './agent-probe';
+import { ContainerOptions } from './container-options';
+import { HostMount } from './host-mount';
+import { checkImage } from './_image';
+import { checkDnsLabel, checkInteger, checkReason, fail } from './_validate';
+
+/** environment variables every agent container gets from the downward API. */
+export const DOWNWARD_ENV: { [name: string]: string } = {
+  NODE_NAME: 'spec.nodeName',
+  POD_NAME: 'metadata.name',
+  POD_NAMESPACE: 'metadata.namespace',
+};
+
+/** the role of a container in the pod. */
+export enum ContainerRole {
+  MAIN = 'main',
+  INIT = 'init',
+  SIDECAR = 'sidecar',
+}
+
+/** a hostPath volume needed by a container. */
+export interface HostVolume {
+  readonly name: string;
+  readonly hostPath: string;
+  readonly type: string;
+}
+
+/**
+ * Checks an absolute path: no relative paths, no '.' or '..' segments, no empty segments.
+ */
+export function checkAbsolutePath(scope: Construct, field: string, p: string): void {
+  if (typeof p !== 'string' || !p.startsWith('/')) {
+    fail(scope, `${field} "${p}" must be an absolute path, e.g. "/var/log"`);
+  }
+  const segments = p.split('/').slice(1);
+  if (segments.some((s) => s === '..' || s === '.')) {
+    fail(scope, `${field} "${p}" must not contain "." or ".." segments: write the path it resolves to, e.g. "${path.posix.normalize(p)}"`);
+  }
+  if (p !== '/' && segments.some((s, i) => s === '' && i !== segments.length - 1)) {
+    fail(scope, `${field} "${p}" has an empty path segment ("//"): write "${path.posix.normalize(p)}"`);
+  }
+}
+
+/** normalised form used to compare paths: no trailing slash. */
+export function normalisePath(p: string): string {
+  return p.length > 1 && p.endsWith('/') ? p.slice(0, -1) : p;
+}
+
+/** a volume name derived from a host path: `/var/log` becomes `host-var-log`, `/` becomes `host-root`. */
+export function volumeNameFor(hostPath: string): string {
+  const slug = normalisePath(hostPath).toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  return `host-${slug || 'root'}`.slice(0, 63).replace(/-+$/, '');
+}
+
+/**
+ * One agent container, validated on the way in and rendered lazily.
+ */
+export class AgentContainer {
+  public readonly name: string;
+  public readonly role: ContainerRole;
+  private readonly field: string;
+  private readonly hostMounts: HostMount[] = [];
+  private readonly env: { [name: string]: string } = {};
+  private readonly scratchDirs: string[] = [];
+
+  constructor(private readonly scope: Construct, name: string, role: ContainerRole, private readonly options: ContainerOptions, allowedRegistries?: string[]) {
+    this.role = role;
+    this.field = role === ContainerRole.MAIN ? 'props' : `${role === ContainerRole.INIT ? 'initContainers' : 'sidecars'}[${name}]`;
+    checkDnsLabel(scope, `${this.fieldName('name')}`, name);
+    this.name = name;
+    checkImage(scope, this.fieldName('image'), options.image, allowedRegistries);
+
+    if (options.runAsUser !== undefined) {
+      if (options.runAsUser === 0) {
+        fail(scope, `${this.fieldName('runAsUser')} is 0 (root): to run as root, set runAsRoot: { reason: '...' } instead, so the reason is recorded`);
+      }
+      checkInteger(scope, this.fieldName('runAsUser'), options.runAsUser, 1, 2147483647);
+      if (options.runAsRoot) {
+        fail(scope, `${this.fieldName('runAsUser')} (${options.runAsUser}) and runAsRoot are both set: keep one of them`);
+      }
+    }
+    if (options.runAsGroup !== undefined) checkInteger(scope, this.fieldName('runAsGroup'), options.runAsGroup, 0, 2147483647);
+    if (options.runAsRoot) checkReason(scope, this.fieldName('runAsRoot'), options.runAsRoot.reason);
+    if (options.privileged) checkReason(scope, this.fieldName('privileged'), options.privileged.reason);
+
+    const capabilities = new Set<string>();
+    for (const grant of options.capabilities ?? []) {
+      if (!grant || typeof grant.capability !== 'string' || !/^[A-Z_]+$/.test(grant.capability)) {
+        fail(scope, `${this.fieldName('capabilities')}: "${grant?.capability}" is not a capability name: use the Capability enum, e.g. Capability.NET_ADMIN`);
+      }
+      if (grant.capability === 'ALL') {
+        fail(scope, `${this.fieldName('capabilities')}: adding ALL capabilities is root on the node: list the capabilities the agent needs, or set privileged with a reason`);
+      }
+      if (capabilities.has(grant.capability)) {
+        fail(scope, `${this.fieldName('capabilities')}: ${grant.capability} is listed twice: keep one grant`);
+      }
+      capabilities.add(grant.capability);
+      checkReason(scope, `${this.fieldName('capabilities')} ${grant.capability}`, grant.reason);
+    }
+
+    const portNames = new Set<string>();
+    const portNumbers = new Set<string>();
+    for (const port of options.ports ?? []) {
+      if (!port.name || port.name.length > 15 || !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(port.name) || !/[a-z]/.test(port.name)) {
+        fail(scope, `${this.fieldName('ports')}: port name "${port.name}" is invalid: use at most 15 lowercase letters, digits and '-', with at least one letter (e.g. "metrics")`);
+      }
+      if (portNames.has(port.name)) fail(scope, `${this.fieldName('ports')}: port name "${port.name}" is used twice: give each port its own name`);
+      portNames.add(port.name);
+      checkInteger(scope, `${this.fieldName('ports')}[${port.name}].containerPort`, port.containerPort, 1, 65535);
+      const key = `${port.containerPort}/${port.protocol ?? Protocol.TCP}`;
+      if (portNumbers.has(key)) fail(scope, `${this.fieldName('ports')}: ${key} is declared twice`);
+      portNumbers.add(key);
+      if (port.hostPort) {
+        checkInteger(scope, `${this.fieldName('ports')}[${port.name}].hostPort.port`, port.hostPort.port, 1, 65535);
+        checkReason(scope, `${this.fieldName('ports')}[${port.name}].hostPort`, port.hostPort.reason);
+      }
+    }
+
+    if (role === ContainerRole.INIT && (options.liveness || options.readiness || options.startup)) {
+      fail(scope, `${this.fieldName('probes')}: init containers run to completion and cannot have liveness, readiness or startup probes: remove them`);
+    }
+    for (const probe of [options.liveness, options.readiness, options.startup]) {
+      if (probe) this.checkProbe(probe);
+    }
+    this.checkResources();
+
+    for (const [k, v] of Object.entries(options.env ?? {})) this.addEnv(k, v);
+    for (const dir of options.scratchDirs ?? []) this.addScratchDir(dir);
+    for (const mount of options.hostMounts ?? []) this.addHostMount(mount);
+  }
+
+  /** adds a host mount after validating it. */
+  public addHostMount(mount: HostMount): void {
+    const field = this.fieldName(`hostMounts[${mount?.hostPath}]`);
+    if (!(mount instanceof HostMount)) {
+      fail(this.scope, `${field} must be created with HostMount.readOnly() or HostMount.readWrite()`);
+    }
+    checkAbsolutePath(this.scope, `${field} host path`, mount.hostPath);
+    checkAbsolutePath(this.scope, `${field} mountPath`, mount.mountPath);
+    if (mount.writable) checkReason(this.scope, `${field} (read-write)`, mount.reason);
+    else if (mount.reason !== undefined) checkReason(this.scope, field, mount.reason);
+    if (mount.volumeName !== undefined) checkDnsLabel(this.scope, `${field} volumeName`, mount.volumeName);
+    this.checkMountPathFree(normalisePath(mount.mountPath), field);
+    this.hostMounts.push(mount);
+  }
+
+  /** adds an environment variable. */
+  public addEnv(name: string, value: string): void {
+    const field = this.fieldName(`env.${name}`);
+    if (!/^[-._a-zA-Z][-._a-zA-Z0-9]*$/.test(name)) {
+      fail(this.scope, `${field}: "${name}" is not a valid environment variable name: use letters, digits, '_', '-' or '.', not starting with a digit`);
+    }
+    if (name in DOWNWARD_ENV) {
+      fail(this.scope, `${field}: ${name} is set by the agent from the downward API (${DOWNWARD_ENV[name]}): remove it or use another name`);
+    }
+    if (name in this.env) fail(this.scope, `${field} is set twice`);
+    if (typeof value !== 'string') fail(this.scope, `${field} must be a string, got ${JSON.stringify(value)}`);
+    this.env[name] = value;
+  }
+
+  /** adds a writable emptyDir at a path. */
+  public addScratchDir(dir: string): void {
+    const field = this.fieldName(`scratchDirs[${dir}]`);
+    checkAbsolutePath(this.scope, field, dir);
+    this.checkMountPathFree(normalisePath(dir), field);
+    this.scratchDirs.push(dir);
+  }
+
+  /** mount paths taken by other mounts, which the agent adds (config files). */
+  public readonly extraMounts: { mountPath: string; volumeName: string }[] = [];
+
+  /** adds a read-only mount of a pod volume the agent owns (the config files). */
+  public addVolumeMount(volumeName: string, mountPath: string): void {
+    this.checkMountPathFree(normalisePath(mountPath), this.fieldName(`mount ${mountPath}`));
+    this.extraMounts.push({ mountPath, volumeName });
+  }
+
+  /** the hostPath volumes this container needs, with their names. */
+  public hostVolumes(): { volume: HostVolume; mount: HostMount }[] {
+    return this.hostMounts.map((m) => ({ volume: { name: m.volumeName ?? volumeNameFor(m.hostPath), hostPath: m.hostPath, type: m.type }, mount: m }));
+  }
+
+  /** scratch volume names, derived from the directory. */
+  public scratchVolumes(): { name: string; dir: string }[] {
+    return this.scratchDirs.map((dir) => ({ name: `${this.name}-scratch-${volumeNameFor(dir).slice('host-'.length)}`.slice(0, 63).replace(/-+$/, ''), dir }));
+  }
+
+  /** whether the container is privileged. */
+  public get privileged(): boolean {
+    return this.options.privileged !== undefined;
+  }
+
+  /** whether the container runs as root. */
+  public get runsAsRoot(): boolean {
+    return this.options.runAsRoot !== undefined;
+  }
+
+  /** the reasons this container records for its host privileges. */
+  public reasons(): HostAccessReason[] {
+    const out: HostAccessReason[] = [];
+    const o = this.options;
+    if (o.privileged) out.push({ type: HostAccessType.PRIVILEGED, detail: this.name, container: this.name, reason: o.privileged.reason.trim() });
+    if (o.runAsRoot) out.push({ type: HostAccessType.RUN_AS_ROOT, detail: this.name, container: this.name, reason: o.runAsRoot.reason.trim() });
+    for (const grant of o.capabilities ?? []) {
+      out.push({ type: HostAccessType.CAPABILITY, detail: grant.capability, container: this.name, reason: grant.reason.trim() });
+    }
+    for (const port of o.ports ?? []) {
+      if (port.hostPort) {
+        out.push({ type: HostAccessType.HOST_PORT, detail: `${port.hostPort.port}/${port.protocol ?? Protocol.TCP}`, container: this.name, reason: port.hostPort.reason.trim() });
+      }
+    }
+    for (const m of this.hostMounts) {
+      if (m.reason !== undefined) {
+        out.push({ type: HostAccessType.HOST_PATH, detail: `${m.hostPath} (${m.writable ? 'read-write' : 'read-only'})`, container: this.name, reason: m.reason.trim() });
+      }
+    }
+    return out;
+  }
+
+  /** renders the container as Kubernetes JSON. */
+  public toJson(): any {
+    const o = this.options;
+    const privileged = o.privileged !== undefined;
+    const securityContext: any = {
+      // privileged containers may escalate by definition; the API server rejects the pair
+      // privileged=true with allowPrivilegeEscalation=false, so the field is left out then.
+      allowPrivilegeEscalation: privileged ? undefined : false,
+      privileged: privileged ? true : undefined,
+      readOnlyRootFilesystem: o.readOnlyRootFilesystem ?? true,
+      runAsNonRoot: o.runAsRoot ? false : true,
+      runAsUser: o.runAsRoot ? 0 : o.runAsUser,
+      runAsGroup: o.runAsGroup,
+      capabilities: {
+        add: o.capabilities && o.capabilities.length > 0 ? o.capabilities.map((c) => c.capability) : undefined,
+        drop: ['ALL'],
+      },
+    };
+    const env = [
+      ...Object.entries(DOWNWARD_ENV).map(([name, fieldPath]) => ({ name, valueFrom: { fieldRef: { fieldPath } } })),
+      ...Object.entries(this.env).map(([name, value]) => ({ name, value })),
+    ];
+    const volumeMounts = [
+      ...this.hostVolumes().map(({ volume, mount }) => ({
+        name: volume.name,
+        mountPath: mount.mountPath,
+        readOnly: mount.writable ? undefined : true,
+        mountPropagation: mount.propagation,
+      })),
+      ...this.scratchVolumes().map((s) => ({ name: s.name, mountPath: s.dir })),
+      ...this.extraMounts.map((m) => ({ name: m.volumeName, mountPath: m.mountPath, readOnly: true })),
+    ];
+    return {
+      name: this.name,
+      image: o.image,
+      imagePullPolicy: 'IfNotPresent',
+      command: o.command,
+      args: o.args,
+      env,
+      ports: o.ports && o.ports.length > 0 ? o.ports.map((p) => ({
+        name: p.name,
+        containerPort: p.containerPort,
+        protocol: p.protocol ?? Protocol.TCP,
+        hostPort: p.hostPort?.port,
+      })) : undefined,
+      resources: this.renderResources(),
+      livenessProbe: renderProbe(o.liveness),
+      readinessProbe: renderProbe(o.readiness),
+      startupProbe: renderProbe(o.startup),
+      securityContext,
+      volumeMounts: volumeMounts.length > 0 ? volumeMounts : undefined,
+    };
+  }
+
+  /** mount propagation Bidirectional needs a privileged container. */
+  public bidirectionalMounts(): string[] {
+    return this.hostMounts.filter((m) => m.propagation === MountPropagation.BIDIRECTIONAL).map((m) => m.hostPath);
+  }
+
+  private fieldName(sub: string): string {
+    return this.role === ContainerRole.MAIN ? sub : `${this.field}.${sub}`;
+  }
+
+  private checkMountPathFree(mountPath: string, field: string): void {
+    const taken = [
+      ...this.hostMounts.map((m) => normalisePath(m.mountPath)),
+      ...this.scratchDirs.map(normalisePath),
+      ...this.extraMounts.map((m) => normalisePath(m.mountPath)),
+    ];
+    if (taken.includes(mountPath)) {
+      fail(this.scope, `${field}: mount path "${mountPath}" is already used by another mount of container "${this.name}": mount it once, or give one of them another mountPath`);
+    }
+  }
+
+  private checkProbe(probe: AgentProbe): void {
+    const field = this.fieldName('probe');
+    if (!(probe instanceof AgentProbe)) fail(this.scope, `${field} must be created with AgentProbe.httpGet(), tcpSocket() or exec()`);
+    const port = probe.handler.httpGet?.port ?? probe.handler.tcpSocket?.port;
+    if (port !== undefined) checkInteger(this.scope, `${field} port`, port, 1, 65535);
+    if (probe.handler.httpGet && !String(probe.handler.httpGet.path).startsWith('/')) {
+      fail(this.scope, `${field} path "${probe.handler.httpGet.path}" must start with "/"`);
+    }
+    if (probe.handler.httpGet?.scheme !== undefined && !['HTTP', 'HTTPS'].includes(probe.handler.httpGet.scheme)) {
+      fail(this.scope, `${field} scheme "${probe.handler.httpGet.scheme}" must be HTTP or HTTPS`);
+    }
+    if (probe.handler.exec && (!Array.isArray(probe.handler.exec.command) || probe.handler.exec.command.length === 0)) {
+      fail(this.scope, `${field}: an exec probe needs a command, e.g. ['cat', '/tmp/healthy']`);
+    }
+    if (probe.options.failureThreshold !== undefined) checkInteger(this.scope, `${field} failureThreshold`, probe.options.failureThreshold, 1, 1000000);
+    const timeout = probe.options.timeout?.toSeconds();
+    if (timeout !== undefined && (timeout < 1 || !Number.isInteger(timeout))) fail(this.scope, `${field} timeout must be a whole number of seconds, at least 1, got ${timeout}s`);
+    const period = probe.options.period?.toSeconds();
+    if (period !== undefined && (period < 1 || !Number.isInteger(period))) fail(this.scope, `${field} period must be a whole number of seconds, at least 1, got ${period}s`);
+    const delay = probe.options.initialDelay?.toSeconds();
+    if (delay !== undefined && (delay < 0 || !Number.isInteger(delay))) fail(this.scope, `${field} initialDelay must be a whole number of seconds, got ${delay}s`);
+  }
+
+  private checkResources(): void {
+    const r = this.options.resources ?? {};
+    const request = r.memoryRequest ?? Size.mebibytes(128);
+    const limit = r.memoryLimit ?? Size.mebibytes(request.toMebibytes() * 2);
+    if (limit.toMebibytes() < request.toMebibytes()) {
+      fail(this.scope, `${this.fieldName('resources')}: memoryLimit (${limit.toMebibytes()}Mi) is below memoryRequest (${request.toMebibytes()}Mi): raise the limit or lower the request`);
+    }
+    if (r.cpuLimit && r.cpuRequest && cpuMillis(r.cpuLimit) < cpuMillis(r.cpuRequest)) {
+      fail(this.scope, `${this.fieldName('resources')}: cpuLimit (${r.cpuLimit.amount}) is below cpuRequest (${r.cpuRequest.amount})`);
+    }
+  }
+
+  private renderResources(): any {
+    const r = this.options.resources ?? {};
+    const memoryRequest = r.memoryRequest ?? Size.mebibytes(128);
+    const memoryLimit = r.memoryLimit ?? Size.mebibytes(memoryRequest.toMebibytes() * 2);
+    return {
+      requests: { cpu: (r.cpuRequest ?? Cpu.millis(100)).amount, memory: `${memoryRequest.toMebibytes()}Mi` },
+      limits: { cpu: r.cpuLimit?.amount, memory: `${memoryLimit.toMebibytes()}Mi` },
+    };
+  }
+}
+
+function cpuMillis(cpu: Cpu): number {
+  return cpu.amount.endsWith('m') ? Number(cpu.amount.slice(0, -1)) : Number(cpu.amount) * 1000;
+}
+
+function renderProbe(probe: AgentProbe | undefined): any {
+  if (!probe) return undefined;
+  const o = probe.options;
+  return {
+    ...probe.handler,
+    initialDelaySeconds: o.initialDelay?.toSeconds(),
+    periodSeconds: o.period?.toSeconds(),
+    timeoutSeconds: o.timeout?.toSeconds(),
+    failureThreshold: o.failureThreshold,
+  };
+}

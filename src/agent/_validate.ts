@@ -1,0 +1,67 @@
+/**
+ * Internal validation helpers shared by the agent constructs. Not exported from the package.
+ *
+ * Every message is written for the user: it names the field, the value received and the fix.
+ */
+import { Construct } from 'constructs';
+
+/** throws an error prefixed with the construct path, so the user knows which agent is wrong. */
+export function fail(scope: Construct | undefined, message: string): never {
+  const where = scope ? `[${scope.node.path}] ` : '';
+  throw new Error(`${where}${message}`);
+}
+
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const LABEL_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
+const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
+
+/** a DNS-1123 label (names of namespaces, services, containers, ports' parents). */
+export function checkDnsLabel(scope: Construct | undefined, field: string, value: string): void {
+  if (value.length > 63 || !DNS_LABEL.test(value)) {
+    fail(scope, `${field} "${value}" is not a valid name: use at most 63 lowercase letters, digits and '-', starting and ending with a letter or digit (e.g. "node-agent")`);
+  }
+}
+
+/** a DNS-1123 subdomain (names of most objects, priority classes). */
+export function checkDnsSubdomain(scope: Construct | undefined, field: string, value: string): void {
+  if (value.length > 253 || !DNS_SUBDOMAIN.test(value)) {
+    fail(scope, `${field} "${value}" is not a valid name: use at most 253 lowercase letters, digits, '-' and '.', starting and ending with a letter or digit`);
+  }
+}
+
+/** a label key: optional DNS-subdomain prefix and a name of at most 63 characters. */
+export function checkLabelKey(scope: Construct | undefined, field: string, key: string): void {
+  const slash = key.indexOf('/');
+  const prefix = slash >= 0 ? key.slice(0, slash) : undefined;
+  const name = slash >= 0 ? key.slice(slash + 1) : key;
+  const prefixOk = prefix === undefined || (prefix.length <= 253 && DNS_SUBDOMAIN.test(prefix));
+  if (!prefixOk || name.length > 63 || !LABEL_NAME.test(name)) {
+    fail(scope, `${field}: "${key}" is not a valid label key: use [prefix/]name where the optional prefix is a DNS subdomain and the name has at most 63 letters, digits, '-', '_' or '.' (e.g. "node-role.kubernetes.io/worker")`);
+  }
+}
+
+/** a label value: empty, or at most 63 letters, digits, '-', '_' and '.'. */
+export function checkLabelValue(scope: Construct | undefined, field: string, value: string): void {
+  if (value.length > 63 || !LABEL_VALUE.test(value)) {
+    fail(scope, `${field}: "${value}" is not a valid label value: use at most 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit, or ""`);
+  }
+}
+
+/** a whole number within [min, max]. */
+export function checkInteger(scope: Construct | undefined, field: string, value: number, min: number, max: number): void {
+  if (!Number.isInteger(value) || value < min || value > max) {
+    fail(scope, `${field} must be a whole number from ${min} to ${max}, got ${value}`);
+  }
+}
+
+/** a one-line reason for a host privilege: required, non-blank, a single line. */
+export function checkReason(scope: Construct | undefined, field: string, reason: string | undefined): string {
+  if (reason === undefined || reason.trim().length === 0) {
+    fail(scope, `${field} needs a reason: say in one line why the agent needs it (e.g. { reason: 'reads container logs written by the kubelet' })`);
+  }
+  if (/[\r\n]/.test(reason)) {
+    fail(scope, `${field}: the reason must be a single line, got ${JSON.stringify(reason)}`);
+  }
+  return reason.trim();
+}

@@ -1,0 +1,232 @@
+import { Size } from 'cdk8s';
+import { Capability, Cpu, Protocol } from 'cdk8s-plus-28';
+import { AgentProbe } from './agent-probe';
+import { HostMount } from './host-mount';
+
+/**
+ * A written reason for a host privilege. Giving one is what turns the privilege on.
+ */
+export interface Justification {
+  /** one line saying why the agent needs the privilege; recorded on the DaemonSet and shown in the review. */
+  readonly reason: string;
+}
+
+/**
+ * A Linux capability added to a container, with the reason it is needed.
+ */
+export interface CapabilityGrant {
+  /** the capability, e.g. `Capability.NET_ADMIN`. */
+  readonly capability: Capability;
+  /** one line saying why the agent needs it. */
+  readonly reason: string;
+}
+
+/**
+ * A port on the node's own address, with the reason it is needed.
+ */
+export interface HostPortGrant {
+  /** the port number on the node. */
+  readonly port: number;
+  /** one line saying why the agent must be reachable on the node's address. */
+  readonly reason: string;
+}
+
+/**
+ * A port the container listens on.
+ */
+export interface AgentPort {
+  /** the port name (at most 15 characters), e.g. `metrics`. */
+  readonly name: string;
+
+  /** the port number inside the container. */
+  readonly containerPort: number;
+
+  /**
+   * The protocol.
+   *
+   * @default Protocol.TCP
+   */
+  readonly protocol?: Protocol;
+
+  /**
+   * Also bind the port on the node's address. Every node can then run only one such pod, and the
+   * port is reachable by anything that reaches the node.
+   *
+   * @default - not bound on the node
+   */
+  readonly hostPort?: HostPortGrant;
+}
+
+/**
+ * Resource requests and limits of a container.
+ *
+ * Node agents get requests (so the scheduler reserves room for them on every node) and a memory
+ * limit (so a leak cannot take the node down), but no CPU limit by default: a CPU limit throttles the
+ * agent under CFS quotas exactly when the node is busy, which is when logs, metrics and security
+ * events matter most, and the requests already guarantee its share.
+ */
+export interface AgentResources {
+  /**
+   * CPU request.
+   *
+   * @default Cpu.millis(100)
+   */
+  readonly cpuRequest?: Cpu;
+
+  /**
+   * CPU limit.
+   *
+   * @default - no CPU limit (see above)
+   */
+  readonly cpuLimit?: Cpu;
+
+  /**
+   * Memory request.
+   *
+   * @default Size.mebibytes(128)
+   */
+  readonly memoryRequest?: Size;
+
+  /**
+   * Memory limit.
+   *
+   * @default - twice the memory request (256Mi with the default request)
+   */
+  readonly memoryLimit?: Size;
+}
+
+/**
+ * What a container of a node agent runs and what it may take from the host.
+ *
+ * Every container is locked down unless told otherwise: it runs as non-root, with a read-only root
+ * filesystem, no privilege escalation and every capability dropped. Each host privilege below is an
+ * explicit opt-in carrying a one-line reason.
+ */
+export interface ContainerOptions {
+  /** the image, pinned to a version tag or a digest (`latest` and untagged images are rejected). */
+  readonly image: string;
+
+  /**
+   * The entrypoint.
+   *
+   * @default - the image's entrypoint
+   */
+  readonly command?: string[];
+
+  /**
+   * Arguments to the entrypoint.
+   *
+   * @default - the image's default arguments
+   */
+  readonly args?: string[];
+
+  /**
+   * Extra environment variables. `NODE_NAME`, `POD_NAME` and `POD_NAMESPACE` are always set from the
+   * downward API and cannot be overridden here.
+   *
+   * @default - only the downward-API variables
+   */
+  readonly env?: { [name: string]: string };
+
+  /**
+   * Ports the container listens on.
+   *
+   * @default - none
+   */
+  readonly ports?: AgentPort[];
+
+  /**
+   * Host paths the container mounts, read-only unless created with `HostMount.readWrite`.
+   *
+   * @default - none
+   */
+  readonly hostMounts?: HostMount[];
+
+  /**
+   * Writable scratch directories backed by an `emptyDir` (lost when the pod goes), for programs that
+   * need to write somewhere while the root filesystem is read-only, e.g. `/tmp`.
+   *
+   * @default - none
+   */
+  readonly scratchDirs?: string[];
+
+  /**
+   * Linux capabilities to add, each with its reason. All others are dropped.
+   *
+   * @default - none: every capability is dropped
+   */
+  readonly capabilities?: CapabilityGrant[];
+
+  /**
+   * Run the container privileged: it gets every capability and every device of the node, which is
+   * root on the node. Prefer `capabilities`; needed for `Bidirectional` mount propagation.
+   *
+   * @default - not privileged
+   */
+  readonly privileged?: Justification;
+
+  /**
+   * Run the container as root (UID 0).
+   *
+   * @default - runs as non-root (`runAsNonRoot: true`): the image must define a non-root user or `runAsUser` must be set
+   */
+  readonly runAsRoot?: Justification;
+
+  /**
+   * The non-root UID to run as (0 is rejected: use `runAsRoot`).
+   *
+   * @default - the image's user, which must not be root
+   */
+  readonly runAsUser?: number;
+
+  /**
+   * The GID to run as.
+   *
+   * @default - the image's group
+   */
+  readonly runAsGroup?: number;
+
+  /**
+   * Whether the root filesystem is read-only. Keep it read-only and use `scratchDirs` for the places the
+   * program writes to.
+   *
+   * @default true
+   */
+  readonly readOnlyRootFilesystem?: boolean;
+
+  /**
+   * Resource requests and limits.
+   *
+   * @default - requests 100m CPU and 128Mi memory, memory limit 256Mi, no CPU limit
+   */
+  readonly resources?: AgentResources;
+
+  /**
+   * Liveness probe: the kubelet restarts the container when it fails.
+   *
+   * @default - none
+   */
+  readonly liveness?: AgentProbe;
+
+  /**
+   * Readiness probe: the pod counts as available (and the rollout moves on) only when it passes.
+   *
+   * @default - none
+   */
+  readonly readiness?: AgentProbe;
+
+  /**
+   * Startup probe: holds off the other probes until the agent has started.
+   *
+   * @default - none
+   */
+  readonly startup?: AgentProbe;
+}
+
+/**
+ * An extra container of a node agent: an init container or a sidecar.
+ */
+export interface AgentContainerProps extends ContainerOptions {
+  /** the container name, unique within the pod. */
+  readonly name: string;
+}

@@ -1,0 +1,111 @@
+import { HostPathVolumeType, MountPropagation } from 'cdk8s-plus-28';
+
+/**
+ * Options for a host mount.
+ */
+export interface HostMountOptions {
+  /**
+   * What must exist at the host path for the pod to start.
+   *
+   * Typing the mount makes the kubelet refuse to start the pod when the path is missing or of another
+   * kind, instead of silently creating an empty directory on the node.
+   *
+   * @default HostPathVolumeType.DIRECTORY
+   */
+  readonly type?: HostPathVolumeType;
+
+  /**
+   * Where the host path appears inside the container.
+   *
+   * @default - the same path as on the host
+   */
+  readonly mountPath?: string;
+
+  /**
+   * Mount propagation between the host and the container.
+   *
+   * `Bidirectional` lets the container create mounts that the host sees (CSI node plugins need it);
+   * Kubernetes allows it only in privileged containers, so the agent must also be given `privileged`.
+   *
+   * @default - no propagation (Kubernetes' `None`)
+   * @see https://kubernetes.io/docs/concepts/storage/volumes/#mount-propagation
+   */
+  readonly propagation?: MountPropagation;
+
+  /**
+   * The name of the pod volume.
+   *
+   * @default - derived from the host path, e.g. `host-var-log` for `/var/log`
+   */
+  readonly volumeName?: string;
+}
+
+/**
+ * Options for a read-only host mount.
+ */
+export interface ReadOnlyHostMountOptions extends HostMountOptions {
+  /**
+   * Why the agent reads this path. Optional (writable mounts take their reason as a required
+   * argument), but recommended: it appears in the security review next to the path's risk.
+   *
+   * @default - no reason recorded
+   */
+  readonly reason?: string;
+}
+
+/**
+ * A hostPath volume mounted into an agent container: read-only and typed unless you say otherwise.
+ *
+ * A hostPath gives the container the node's own files. Read-write host mounts can alter the node
+ * (and, for paths like `/etc` or `/var/lib/kubelet`, take it over), so they are an explicit opt-in
+ * with a written reason.
+ *
+ * @example
+ * HostMount.readOnly('/var/log', { reason: 'tails container logs' });
+ * HostMount.readWrite('/var/lib/fluent-bit', 'keeps tail positions across restarts', { type: HostPathVolumeType.DIRECTORY_OR_CREATE });
+ */
+export class HostMount {
+  /**
+   * Mounts a host path read-only.
+   *
+   * @param hostPath absolute path on the node, e.g. `/var/log`
+   */
+  public static readOnly(hostPath: string, options: ReadOnlyHostMountOptions = {}): HostMount {
+    return new HostMount(hostPath, false, options.reason, options);
+  }
+
+  /**
+   * Mounts a host path read-write: the container can change the node's files there.
+   *
+   * @param hostPath absolute path on the node, e.g. `/var/lib/fluent-bit`
+   * @param reason one line saying why the agent must write there; recorded on the DaemonSet and in the review
+   */
+  public static readWrite(hostPath: string, reason: string, options: HostMountOptions = {}): HostMount {
+    return new HostMount(hostPath, true, reason, options);
+  }
+
+  /** the path on the node. */
+  public readonly hostPath: string;
+  /** the path inside the container. */
+  public readonly mountPath: string;
+  /** whether the container can write to the path (false: mounted read-only). */
+  public readonly writable: boolean;
+  /** what must exist at the host path. */
+  public readonly type: HostPathVolumeType;
+  /** mount propagation, when set. */
+  public readonly propagation?: MountPropagation;
+  /** the volume name, when set explicitly. */
+  public readonly volumeName?: string;
+  /** why the agent needs the mount, when given. */
+  public readonly reason?: string;
+
+  private constructor(hostPath: string, writable: boolean, reason: string | undefined, options: HostMountOptions) {
+    this.hostPath = hostPath;
+    this.mountPath = options.mountPath ?? hostPath;
+    this.writable = writable;
+    this.type = options.type ?? HostPathVolumeType.DIRECTORY;
+    this.propagation = options.propagation;
+    this.volumeName = options.volumeName;
+    this.reason = reason;
+  }
+}

@@ -1,0 +1,870 @@
+import { createHash } from 'node:crypto';
+import { ApiObject, Chart, Duration, JsonPatch, Lazy } from 'cdk8s';
+import { DnsPolicy, TaintEffect } from 'cdk8s-plus-28';
+import { Construct } from 'constructs';
+import { CoveragePlan, DaemonSetCoverage } from '../model/daemon-set-coverage';
+import { HostAccess } from '../model/host-access';
+import { HostAccessReason, HostAccessReasons, HostAccessType } from '../model/host-access-reasons';
+import { PodSecurity, PodSecurityLevel } from '../model/pod-security';
+import { RolloutPlan } from '../model/rollout-plan';
+import { AccessRule } from './access-rule';
+import { AgentContainerProps, ContainerOptions, Justification } from './container-options';
+import { HostMount } from './host-mount';
+import { NodeAffinityTerm, NodeRequirement, WeightedNodeAffinityTerm } from './node-requirement';
+import { Toleration } from './toleration';
+import { AgentUpdateStrategy } from './update-strategy';
+import { AgentContainer, ContainerRole, checkAbsolutePath } from './_container';
+import { AgentNamespace } from './_namespace';
+import { checkDnsLabel, checkDnsSubdomain, checkInteger, checkLabelKey, checkLabelValue, checkReason, fail } from './_validate';
+
+const IS_NODE_AGENT = Symbol.for('cdk8s-node-agents.NodeAgent');
+
+/** the Pod Security policy version the agent's namespace pins by default. */
+const DEFAULT_PSA_VERSION = '1.28';
+
+/**
+ * A Service in front of the agent's pods.
+ */
+export interface AgentServiceOptions {
+  /** names of the main container's ports to expose, e.g. `['metrics']`. */
+  readonly ports: string[];
+
+  /**
+   * Annotations on the Service, e.g. `prometheus.io/scrape: 'true'`.
+   *
+   * @default - none
+   */
+  readonly annotations?: { [key: string]: string };
+
+  /**
+   * Route traffic from a node only to the agent on that same node (`internalTrafficPolicy: Local`), so
+   * node-local clients talk to their own node's agent.
+   *
+   * @default false
+   */
+  readonly nodeLocal?: boolean;
+}
+
+/**
+ * Properties for `NodeAgent`.
+ */
+export interface NodeAgentProps extends ContainerOptions {
+  /**
+   * The agent's name: the name of the DaemonSet, its ServiceAccount and RBAC objects, and the value of
+   * the `app.kubernetes.io/name` selector label. The selector is immutable on a live DaemonSet and is
+   * derived from this name only, never from the construct path, so refactoring the app keeps it.
+   *
+   * @default - the construct id
+   */
+  readonly name?: string;
+
+  /**
+   * The namespace the agent runs in.
+   *
+   * @default - the chart's namespace if it has one, otherwise a dedicated namespace named after the agent
+   */
+  readonly namespace?: string;
+
+  /**
+   * Whether to create the Namespace object, labelled for Pod Security admission: `enforce` at the level
+   * the agent needs (so nothing more privileged can start beside it) and `warn`/`audit` at `restricted`.
+   * Agents of one chart in the same namespace share one Namespace object.
+   *
+   * @default true
+   */
+  readonly createNamespace?: boolean;
+
+  /**
+   * The Pod Security Standards version to evaluate against and to pin in the namespace labels, e.g.
+   * `'1.28'`, `'1.32'` or `'latest'`.
+   *
+   * @default '1.28'
+   */
+  readonly podSecurityVersion?: string;
+
+  /**
+   * Extra labels on every object of the agent and on its pods. They never enter the selector.
+   *
+   * @default - only the `app.kubernetes.io/*` labels
+   */
+  readonly labels?: { [key: string]: string };
+
+  /**
+   * Extra annotations on the agent's pods.
+   *
+   * @default - none (besides the config checksum when config files are set)
+   */
+  readonly podAnnotations?: { [key: string]: string };
+
+  /**
+   * The name of the main container.
+   *
+   * @default 'agent'
+   */
+  readonly containerName?: string;
+
+  /**
+   * Registries images may come from (e.g. `['registry.example.com', 'quay.io']`); checked for every
+   * container. Docker Hub images count as registry `docker.io`.
+   *
+   * @default - any registry
+   */
+  readonly allowedRegistries?: string[];
+
+  // ---------------------------------------------------------------- placement
+
+  /**
+   * Node labels a node must carry, with exactly these values, for the agent to run there (ANDed with
+   * the required node affinity).
+   *
+   * @default - no selector besides `kubernetes.io/os: linux` (see `linuxOnly`)
+   */
+  readonly nodeSelector?: { [key: string]: string };
+
+  /**
+   * Whether to run only on Linux nodes (`kubernetes.io/os: linux` in the node selector). Agents built
+   * for Linux crash-loop on Windows nodes.
+   *
+   * @default true
+   */
+  readonly linuxOnly?: boolean;
+
+  /**
+   * Node affinity that must hold for the agent to run on a node: the node must match at least one
+   * term, and every requirement within it.
+   *
+   * @default - none
+   */
+  readonly requiredNodeAffinity?: NodeAffinityTerm[];
+
+  /**
+   * Preferred node affinity terms with their weights. Kept for completeness: the DaemonSet controller
+   * pins each pod to its node, so preferences do not change where the agent runs.
+   *
+   * @default - none
+   */
+  readonly preferredNodeAffinity?: WeightedNodeAffinityTerm[];
+
+  /**
+   * Taints the agent tolerates.
+   *
+   * @default - none beyond those the DaemonSet controller adds (node conditions, cordoned nodes)
+   */
+  readonly tolerations?: Toleration[];
+
+  /**
+   * The PriorityClass of the agent's pods, e.g. `system-node-critical` for agents without which the
+   * node is broken (CNI, CSI). Without one, agent pods can stay Pending on full nodes.
+   *
+   * @default - no priority class (priority 0)
+   */
+  readonly priorityClassName?: string;
+
+  // ---------------------------------------------------------------- rollout
+
+  /**
+   * How pods are replaced when the agent changes.
+   *
+   * @default AgentUpdateStrategy.rollingUpdate() - one node at a time
+   */
+  readonly updateStrategy?: AgentUpdateStrategy;
+
+  /**
+   * How long a new pod must be ready before it counts as available and the rollout moves on.
+   *
+   * @default - available as soon as ready
+   */
+  readonly minReady?: Duration;
+
+  /**
+   * How many old revisions to keep for rollbacks.
+   *
+   * @default 10
+   */
+  readonly revisionHistoryLimit?: number;
+
+  // ---------------------------------------------------------------- host namespaces
+
+  /**
+   * Use the node's network namespace: the agent sees and can bind every interface and port of the
+   * node. DNS policy then becomes `ClusterFirstWithHostNet` so cluster DNS still works.
+   *
+   * @default - the pod network
+   */
+  readonly hostNetwork?: Justification;
+
+  /**
+   * Use the node's PID namespace: the agent sees (and, with capabilities, can signal or trace) every
+   * process on the node.
+   *
+   * @default - its own PID namespace
+   */
+  readonly hostPID?: Justification;
+
+  /**
+   * Use the node's IPC namespace: the agent can reach shared memory and message queues of other pods.
+   *
+   * @default - its own IPC namespace
+   */
+  readonly hostIPC?: Justification;
+
+  /**
+   * DNS policy of the pods.
+   *
+   * @default - `ClusterFirstWithHostNet` on the host network, Kubernetes' `ClusterFirst` otherwise
+   */
+  readonly dnsPolicy?: DnsPolicy;
+
+  /**
+   * Group that owns mounted volumes (pod `fsGroup`).
+   *
+   * @default - not set
+   */
+  readonly fsGroup?: number;
+
+  // ---------------------------------------------------------------- identity
+
+  /**
+   * Cluster-wide RBAC rules for the agent's ServiceAccount (a ClusterRole and ClusterRoleBinding).
+   *
+   * @default - none
+   */
+  readonly clusterPermissions?: AccessRule[];
+
+  /**
+   * RBAC rules within the agent's namespace (a Role and RoleBinding).
+   *
+   * @default - none
+   */
+  readonly namespacePermissions?: AccessRule[];
+
+  /**
+   * Whether to mount the ServiceAccount token into the pods.
+   *
+   * @default - true when the agent has any permissions, false otherwise
+   */
+  readonly automountServiceAccountToken?: boolean;
+
+  // ---------------------------------------------------------------- runtime
+
+  /**
+   * How long the agent gets to shut down (flush buffers) before it is killed.
+   *
+   * @default Duration.seconds(30)
+   */
+  readonly terminationGracePeriod?: Duration;
+
+  /**
+   * Configuration files, by file name, written to a ConfigMap and mounted read-only into the main
+   * container at `configMountPath`. A checksum of their content is put on the pod template, so
+   * changing a file rolls the agent.
+   *
+   * @default - no configuration files
+   */
+  readonly configFiles?: { [fileName: string]: string };
+
+  /**
+   * Where the configuration files are mounted in the main container.
+   *
+   * @default - `/etc/<name>`
+   */
+  readonly configMountPath?: string;
+
+  /**
+   * A ClusterIP Service in front of the agents' pods, for metrics scraping or a node-local API.
+   *
+   * @default - no Service
+   */
+  readonly service?: AgentServiceOptions;
+
+  /**
+   * Init containers, run in order before the agent starts (e.g. an installer that writes to the host
+   * while the long-running container keeps read-only mounts).
+   *
+   * @default - none
+   */
+  readonly initContainers?: AgentContainerProps[];
+
+  /**
+   * Extra long-running containers next to the agent.
+   *
+   * @default - none
+   */
+  readonly sidecars?: AgentContainerProps[];
+}
+
+/**
+ * A node agent: a DaemonSet that runs one pod on every eligible node, with everything it needs and
+ * nothing more.
+ *
+ * It renders a DaemonSet, a dedicated ServiceAccount, RBAC when permissions are declared, a ConfigMap
+ * when config files are given and (unless told the namespace exists) a Namespace labelled for Pod
+ * Security admission. Containers are locked down by default; each host privilege is an explicit
+ * opt-in with a written reason, recorded on the DaemonSet in the `node-agents.cdk8s.io/host-access`
+ * annotation. At synth the rendered DaemonSet (including your JSON patches) is checked: any host
+ * privilege without a recorded reason fails the synth.
+ *
+ * Objects are rendered as plain `ApiObject`s, so `agent.daemonSet.addJsonPatch(...)` keeps every value
+ * you patch in.
+ */
+export class NodeAgent extends Construct {
+  /**
+   * Whether `x` is a NodeAgent (works across copies of this library).
+   */
+  public static isNodeAgent(x: any): x is NodeAgent {
+    return x !== null && typeof x === 'object' && IS_NODE_AGENT in x;
+  }
+
+  /** the agent's name. */
+  public readonly name: string;
+  /** the agent's namespace. */
+  public readonly namespace: string;
+  /** the labels that select the agent's pods (immutable once deployed). */
+  public readonly selectorLabels: { [key: string]: string };
+  /** the Pod Security version the agent is evaluated against and its namespace pins. */
+  public readonly podSecurityVersion: string;
+  /** the DaemonSet, patchable with `addJsonPatch`. */
+  public readonly daemonSet: ApiObject;
+  /** the ServiceAccount. */
+  public readonly serviceAccount: ApiObject;
+  /** the Namespace object, when this library creates it (shared by the chart's agents in that namespace). */
+  public readonly namespaceObject?: ApiObject;
+  /** the ConfigMap holding the config files, when any are given. */
+  public readonly configMap?: ApiObject;
+  /** the Service, when `service` is set. */
+  public readonly service?: ApiObject;
+  /** the update strategy in force. */
+  public readonly updateStrategy: AgentUpdateStrategy;
+  /** the priority class, when set. */
+  public readonly priorityClassName?: string;
+
+  private readonly props: NodeAgentProps;
+  private readonly main: AgentContainer;
+  private readonly initContainers: AgentContainer[] = [];
+  private readonly sidecars: AgentContainer[] = [];
+  private readonly tolerations: Toleration[] = [];
+  private readonly nodeSelector: { [key: string]: string } = {};
+  private readonly clusterRules: AccessRule[] = [];
+  private readonly namespaceRules: AccessRule[] = [];
+  private readonly extraReasons: HostAccessReason[] = [];
+  private readonly labels: { [key: string]: string };
+  private clusterRbac?: { role: ApiObject; binding: ApiObject };
+  private namespaceRbac?: { role: ApiObject; binding: ApiObject };
+
+  constructor(scope: Construct, id: string, props: NodeAgentProps) {
+    super(scope, id);
+    Object.defineProperty(this, IS_NODE_AGENT, { value: true });
+    if (!props || typeof props !== 'object') fail(this, 'props are required: at least { image: "registry.example.com/node-agent:1.2.0" }');
+    this.props = props;
+
+    this.name = props.name ?? id;
+    checkDnsLabel(this, 'name', this.name);
+    this.namespace = props.namespace ?? Chart.of(this).namespace ?? this.name;
+    checkDnsLabel(this, 'namespace', this.namespace);
+    this.podSecurityVersion = props.podSecurityVersion ?? DEFAULT_PSA_VERSION;
+    // fails early on a version the model does not know.
+    PodSecurity.evaluate({ containers: [] }, { version: this.podSecurityVersion });
+
+    this.selectorLabels = { 'app.kubernetes.io/name': this.name };
+    for (const [k, v] of Object.entries(props.labels ?? {})) {
+      checkLabelKey(this, 'labels', k);
+      checkLabelValue(this, `labels.${k}`, v);
+      if (k in this.selectorLabels || k === 'app.kubernetes.io/managed-by') {
+        fail(this, `labels: "${k}" is set by the agent (its selector and identity labels): remove it from labels`);
+      }
+    }
+    this.labels = { ...this.selectorLabels, ...props.labels ?? {} };
+    for (const [k, v] of Object.entries(props.podAnnotations ?? {})) {
+      checkLabelKey(this, 'podAnnotations', k);
+      if (typeof v !== 'string') fail(this, `podAnnotations.${k} must be a string, got ${JSON.stringify(v)}`);
+    }
+
+    // placement
+    if (props.linuxOnly ?? true) this.nodeSelector['kubernetes.io/os'] = 'linux';
+    for (const [k, v] of Object.entries(props.nodeSelector ?? {})) this.addNodeSelector(k, v);
+    this.checkAffinity(props.requiredNodeAffinity, props.preferredNodeAffinity);
+    for (const t of props.tolerations ?? []) this.addToleration(t);
+    if (props.priorityClassName !== undefined) checkDnsSubdomain(this, 'priorityClassName', props.priorityClassName);
+    this.priorityClassName = props.priorityClassName;
+
+    // rollout
+    this.updateStrategy = props.updateStrategy ?? AgentUpdateStrategy.rollingUpdate();
+    this.checkUpdateStrategy(this.updateStrategy);
+    if (props.minReady !== undefined) checkInteger(this, 'minReady (seconds)', props.minReady.toSeconds(), 0, 2147483647);
+    if (props.revisionHistoryLimit !== undefined) checkInteger(this, 'revisionHistoryLimit', props.revisionHistoryLimit, 0, 2147483647);
+
+    // host namespaces
+    if (props.hostNetwork) checkReason(this, 'hostNetwork', props.hostNetwork.reason);
+    if (props.hostPID) checkReason(this, 'hostPID', props.hostPID.reason);
+    if (props.hostIPC) checkReason(this, 'hostIPC', props.hostIPC.reason);
+    if (props.fsGroup !== undefined) checkInteger(this, 'fsGroup', props.fsGroup, 0, 2147483647);
+    if (props.terminationGracePeriod !== undefined) checkInteger(this, 'terminationGracePeriod (seconds)', props.terminationGracePeriod.toSeconds(), 0, 2147483647);
+
+    // containers
+    this.main = new AgentContainer(this, props.containerName ?? 'agent', ContainerRole.MAIN, props, props.allowedRegistries);
+    for (const c of props.initContainers ?? []) this.addInitContainer(c);
+    for (const c of props.sidecars ?? []) this.addSidecar(c);
+
+    const commonLabels = () => ({ ...this.labels, 'app.kubernetes.io/managed-by': 'cdk8s-node-agents' });
+
+    if (props.createNamespace ?? true) {
+      const ns = AgentNamespace.of(this, this.namespace, this.podSecurityVersion);
+      ns.addMember(() => this.podSecurityLevel);
+      this.namespaceObject = ns.apiObject;
+    }
+
+    this.serviceAccount = new ApiObject(this, 'ServiceAccount', {
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      metadata: { name: this.name, namespace: this.namespace, labels: commonLabels() },
+      automountServiceAccountToken: Lazy.any({ produce: () => this.mountsToken() }),
+    });
+
+    if (props.configFiles !== undefined) {
+      const files = props.configFiles;
+      const names = Object.keys(files);
+      if (names.length === 0) fail(this, 'configFiles is empty: give at least one file, or leave configFiles out');
+      for (const f of names) {
+        if (!/^[-._a-zA-Z0-9]+$/.test(f) || f === '.' || f === '..') {
+          fail(this, `configFiles: "${f}" is not a valid file name: use letters, digits, '-', '_' and '.' only`);
+        }
+        if (typeof files[f] !== 'string') fail(this, `configFiles.${f} must be a string, got ${typeof files[f]}`);
+      }
+      const mountPath = props.configMountPath ?? `/etc/${this.name}`;
+      checkAbsolutePath(this, 'configMountPath', mountPath);
+      this.configMap = new ApiObject(this, 'Config', {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: `${this.name}-config`, namespace: this.namespace, labels: commonLabels() },
+        data: { ...files },
+      });
+      this.main.addVolumeMount('config', mountPath);
+    } else if (props.configMountPath !== undefined) {
+      fail(this, 'configMountPath is set but configFiles is not: give the files to mount, or remove configMountPath');
+    }
+
+    for (const r of props.clusterPermissions ?? []) this.addClusterPermission(r);
+    for (const r of props.namespacePermissions ?? []) this.addNamespacePermission(r);
+
+    if (props.service) this.service = this.createService(props.service, commonLabels());
+
+    this.daemonSet = new ApiObject(this, 'Resource', {
+      apiVersion: 'apps/v1',
+      kind: 'DaemonSet',
+      metadata: {
+        name: this.name,
+        namespace: this.namespace,
+        labels: commonLabels(),
+      },
+      spec: Lazy.any({ produce: () => this.renderSpec() }),
+    });
+    // rendered at synth, so privileges added after construction are recorded too; left out when empty.
+    this.daemonSet.metadata.addAnnotation(HostAccessReasons.ANNOTATION, Lazy.any({ produce: () => this.reasonsAnnotation() }) as any);
+
+    this.node.addValidation({ validate: () => this.validateRendered() });
+  }
+
+  // ---------------------------------------------------------------- mutators
+
+  /** adds a toleration. */
+  public addToleration(toleration: Toleration): void {
+    if (!(toleration instanceof Toleration)) fail(this, 'tolerations must be created with Toleration.controlPlane(), exists(), equal(), allNoSchedule() or everything()');
+    const t = toleration;
+    if (t.key !== undefined) checkLabelKey(this, 'tolerations', t.key);
+    if (t.key === undefined && t.operator !== 'Exists') fail(this, 'tolerations: a toleration without a key must use operator Exists');
+    if (t.value !== undefined) checkLabelValue(this, `tolerations[${t.key}] value`, t.value);
+    if (t.effect !== undefined && !Object.values(TaintEffect).includes(t.effect)) {
+      fail(this, `tolerations[${t.key ?? '*'}]: effect "${t.effect}" is not one of ${Object.values(TaintEffect).join(', ')}`);
+    }
+    if (t.evictAfter !== undefined) {
+      if (t.effect !== TaintEffect.NO_EXECUTE) {
+        fail(this, `tolerations[${t.key ?? '*'}]: evictAfter applies only to NoExecute taints: set effect: TaintEffect.NO_EXECUTE or remove evictAfter`);
+      }
+      checkInteger(this, `tolerations[${t.key ?? '*'}] evictAfter (seconds)`, t.evictAfter.toSeconds(), 0, Number.MAX_SAFE_INTEGER);
+    }
+    const same = this.tolerations.find((o) => o.key === t.key && o.operator === t.operator && o.value === t.value && o.effect === t.effect);
+    if (same) fail(this, `tolerations: the toleration for "${t.key ?? '*'}" (${t.operator}${t.effect ? `, ${t.effect}` : ''}) is given twice`);
+    this.tolerations.push(t);
+  }
+
+  /** requires a node label with exactly this value. */
+  public addNodeSelector(key: string, value: string): void {
+    checkLabelKey(this, 'nodeSelector', key);
+    if (typeof value !== 'string') fail(this, `nodeSelector.${key} must be a string (use "" for a label without value), got ${JSON.stringify(value)}`);
+    checkLabelValue(this, `nodeSelector.${key}`, value);
+    this.nodeSelector[key] = value;
+  }
+
+  /** mounts a host path into the main container. */
+  public addHostMount(mount: HostMount): void {
+    this.main.addHostMount(mount);
+  }
+
+  /** adds an environment variable to the main container. */
+  public addEnv(name: string, value: string): void {
+    this.main.addEnv(name, value);
+  }
+
+  /** adds an init container (run in order, before the agent). */
+  public addInitContainer(props: AgentContainerProps): void {
+    this.checkContainerName(props?.name, 'initContainers');
+    this.initContainers.push(new AgentContainer(this, props.name, ContainerRole.INIT, props, this.props.allowedRegistries));
+  }
+
+  /** adds a sidecar container. */
+  public addSidecar(props: AgentContainerProps): void {
+    this.checkContainerName(props?.name, 'sidecars');
+    this.sidecars.push(new AgentContainer(this, props.name, ContainerRole.SIDECAR, props, this.props.allowedRegistries));
+  }
+
+  /** grants the ServiceAccount a cluster-wide RBAC rule (creates the ClusterRole and its binding). */
+  public addClusterPermission(rule: AccessRule): void {
+    this.checkRule('clusterPermissions', rule);
+    this.clusterRules.push(rule);
+    if (!this.clusterRbac) this.clusterRbac = this.createRbac(true);
+  }
+
+  /** grants the ServiceAccount an RBAC rule in the agent's namespace (creates the Role and its binding). */
+  public addNamespacePermission(rule: AccessRule): void {
+    this.checkRule('namespacePermissions', rule);
+    this.namespaceRules.push(rule);
+    if (!this.namespaceRbac) this.namespaceRbac = this.createRbac(false);
+  }
+
+  /**
+   * Records the reason for a host privilege that the props do not express, e.g. one you add with a
+   * JSON patch on `daemonSet`. Without it, the synth fails on that privilege.
+   */
+  public addHostAccessReason(reason: HostAccessReason): void {
+    checkReason(this, `host access reason for ${reason?.type} ${reason?.detail}`, reason?.reason);
+    if (!Object.values(HostAccessType).includes(reason.type)) {
+      fail(this, `host access reason: type "${reason.type}" is not one of ${Object.values(HostAccessType).join(', ')}`);
+    }
+    this.extraReasons.push({ ...reason, reason: reason.reason.trim() });
+  }
+
+  // ---------------------------------------------------------------- queries
+
+  /** every host privilege the agent takes, with its reason, as recorded on the DaemonSet. */
+  public get hostAccessReasons(): HostAccessReason[] {
+    const reasons: HostAccessReason[] = [];
+    const p = this.props;
+    if (p.hostNetwork) reasons.push({ type: HostAccessType.HOST_NETWORK, detail: '', reason: p.hostNetwork.reason.trim() });
+    if (p.hostPID) reasons.push({ type: HostAccessType.HOST_PID, detail: '', reason: p.hostPID.reason.trim() });
+    if (p.hostIPC) reasons.push({ type: HostAccessType.HOST_IPC, detail: '', reason: p.hostIPC.reason.trim() });
+    for (const c of this.allContainers()) reasons.push(...c.reasons());
+    reasons.push(...this.extraReasons);
+    return reasons;
+  }
+
+  /** the strictest Pod Security level the rendered pod spec (including JSON patches) satisfies. */
+  public get podSecurityLevel(): PodSecurityLevel {
+    return PodSecurity.evaluate(this.renderedPodSpec(), { version: this.podSecurityVersion }).level;
+  }
+
+  /**
+   * Predicts on which of these nodes the agent will run, and why not on the others, with the
+   * DaemonSet controller's rules.
+   *
+   * @param nodes `v1` Node objects, e.g. the items of `kubectl get nodes -o json`
+   */
+  public coverage(nodes: any[]): CoveragePlan {
+    return DaemonSetCoverage.plan(this.daemonSet.toJson(), nodes);
+  }
+
+  /**
+   * The rollout arithmetic for a cluster of `nodeCount` eligible nodes: budgets in nodes and the number of waves.
+   */
+  public rolloutPlan(nodeCount: number): RolloutPlan {
+    return RolloutPlan.of(this.daemonSet.toJson(), nodeCount);
+  }
+
+  // ---------------------------------------------------------------- rendering
+
+  private allContainers(): AgentContainer[] {
+    return [...this.initContainers, this.main, ...this.sidecars];
+  }
+
+  private mountsToken(): boolean {
+    return this.props.automountServiceAccountToken ?? (this.clusterRules.length > 0 || this.namespaceRules.length > 0);
+  }
+
+  private reasonsAnnotation(): string | undefined {
+    const reasons = this.hostAccessReasons;
+    return reasons.length > 0 ? HostAccessReasons.format(reasons) : undefined;
+  }
+
+  private renderedPodSpec(): any {
+    return this.daemonSet.toJson().spec?.template?.spec ?? {};
+  }
+
+  private renderSpec(): any {
+    const p = this.props;
+    const podAnnotations: { [key: string]: string } = { ...p.podAnnotations ?? {} };
+    if (p.configFiles) podAnnotations['checksum/config'] = configChecksum(p.configFiles);
+
+    const updateStrategy: any = { type: this.updateStrategy.type };
+    if (this.updateStrategy.type === 'RollingUpdate') updateStrategy.rollingUpdate = renderRollingUpdate(this.updateStrategy);
+
+    return {
+      selector: { matchLabels: { ...this.selectorLabels } },
+      updateStrategy,
+      minReadySeconds: p.minReady?.toSeconds(),
+      revisionHistoryLimit: p.revisionHistoryLimit ?? 10,
+      template: {
+        metadata: {
+          labels: { ...this.labels },
+          annotations: Object.keys(podAnnotations).length > 0 ? podAnnotations : undefined,
+        },
+        spec: this.renderPodSpec(),
+      },
+    };
+  }
+
+  private renderPodSpec(): any {
+    const p = this.props;
+    const containers = this.allContainers();
+    const allRoot = containers.some((c) => c.runsAsRoot);
+    return {
+      serviceAccountName: this.name,
+      automountServiceAccountToken: this.mountsToken(),
+      priorityClassName: this.priorityClassName,
+      hostNetwork: p.hostNetwork ? true : undefined,
+      hostPID: p.hostPID ? true : undefined,
+      hostIPC: p.hostIPC ? true : undefined,
+      dnsPolicy: p.dnsPolicy ?? (p.hostNetwork ? DnsPolicy.CLUSTER_FIRST_WITH_HOST_NET : undefined),
+      terminationGracePeriodSeconds: p.terminationGracePeriod?.toSeconds(),
+      securityContext: {
+        runAsNonRoot: allRoot ? undefined : true,
+        fsGroup: p.fsGroup,
+        seccompProfile: { type: 'RuntimeDefault' },
+      },
+      nodeSelector: Object.keys(this.nodeSelector).length > 0 ? { ...this.nodeSelector } : undefined,
+      affinity: this.renderAffinity(),
+      tolerations: this.tolerations.length > 0 ? this.tolerations.map(renderToleration) : undefined,
+      initContainers: this.initContainers.length > 0 ? this.initContainers.map((c) => c.toJson()) : undefined,
+      containers: [this.main, ...this.sidecars].map((c) => c.toJson()),
+      volumes: this.renderVolumes(),
+    };
+  }
+
+  private renderAffinity(): any {
+    const required = this.props.requiredNodeAffinity ?? [];
+    const preferred = this.props.preferredNodeAffinity ?? [];
+    if (required.length === 0 && preferred.length === 0) return undefined;
+    return {
+      nodeAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: required.length > 0
+          ? { nodeSelectorTerms: required.map((t) => renderTerm(t.requirements)) }
+          : undefined,
+        preferredDuringSchedulingIgnoredDuringExecution: preferred.length > 0
+          ? preferred.map((t) => ({ weight: t.weight, preference: renderTerm(t.requirements) }))
+          : undefined,
+      },
+    };
+  }
+
+  private renderVolumes(): any[] | undefined {
+    const volumes = new Map<string, any>();
+    const hostVolumes = new Map<string, { hostPath: string; type: string }>();
+    for (const c of this.allContainers()) {
+      for (const { volume } of c.hostVolumes()) {
+        const seen = hostVolumes.get(volume.name);
+        if (seen && (seen.hostPath !== volume.hostPath || seen.type !== volume.type)) {
+          fail(this, `host mounts: volume "${volume.name}" is used for ${seen.hostPath} (${seen.type}) and ${volume.hostPath} (${volume.type}): give one of them another volumeName, or mount the same path with the same type`);
+        }
+        hostVolumes.set(volume.name, volume);
+        volumes.set(volume.name, { name: volume.name, hostPath: { path: volume.hostPath, type: volume.type || undefined } });
+      }
+      for (const s of c.scratchVolumes()) volumes.set(s.name, { name: s.name, emptyDir: {} });
+    }
+    if (this.configMap) {
+      volumes.set('config', { name: 'config', configMap: { name: `${this.name}-config` } });
+    }
+    const list = [...volumes.values()];
+    return list.length > 0 ? list : undefined;
+  }
+
+  private createService(options: AgentServiceOptions, labels: { [key: string]: string }): ApiObject {
+    if (!Array.isArray(options.ports) || options.ports.length === 0) {
+      fail(this, 'service.ports is empty: name at least one port of the main container, e.g. ports: [\'metrics\']');
+    }
+    const declared = this.props.ports ?? [];
+    const ports = options.ports.map((name) => {
+      const port = declared.find((p) => p.name === name);
+      if (!port) {
+        fail(this, `service.ports: "${name}" is not a port of the main container (ports: [${declared.map((p) => p.name).join(', ')}]): declare it in ports first`);
+      }
+      return { name, port: port.containerPort, targetPort: name, protocol: port.protocol ?? 'TCP' };
+    });
+    for (const k of Object.keys(options.annotations ?? {})) checkLabelKey(this, 'service.annotations', k);
+    return new ApiObject(this, 'Service', {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: this.name, namespace: this.namespace, labels, annotations: options.annotations ? { ...options.annotations } : undefined },
+      spec: {
+        type: 'ClusterIP',
+        selector: { ...this.selectorLabels },
+        ports,
+        internalTrafficPolicy: options.nodeLocal ? 'Local' : undefined,
+      },
+    });
+  }
+
+  private createRbac(cluster: boolean): { role: ApiObject; binding: ApiObject } {
+    const rules = cluster ? this.clusterRules : this.namespaceRules;
+    const roleKind = cluster ? 'ClusterRole' : 'Role';
+    const roleName = cluster ? `${this.namespace}-${this.name}` : this.name;
+    const labels = { ...this.labels, 'app.kubernetes.io/managed-by': 'cdk8s-node-agents' };
+    const role = new ApiObject(this, roleKind, {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: roleKind,
+      metadata: { name: roleName, namespace: cluster ? undefined : this.namespace, labels },
+      rules: Lazy.any({ produce: () => rules.map(renderRule) }),
+    });
+    const binding = new ApiObject(this, `${roleKind}Binding`, {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: `${roleKind}Binding`,
+      metadata: { name: roleName, namespace: cluster ? undefined : this.namespace, labels },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: roleKind, name: roleName },
+      subjects: [{ kind: 'ServiceAccount', name: this.name, namespace: this.namespace }],
+    });
+    if (cluster && Chart.of(this).namespace !== undefined) {
+      // cluster-scoped objects carry no namespace, whatever the chart's default.
+      role.addJsonPatch(JsonPatch.remove('/metadata/namespace'));
+      binding.addJsonPatch(JsonPatch.remove('/metadata/namespace'));
+    }
+    return { role, binding };
+  }
+
+  // ---------------------------------------------------------------- validation
+
+  private checkContainerName(name: string | undefined, field: string): void {
+    if (typeof name !== 'string') fail(this, `${field}: every container needs a name`);
+    const taken = [this.main?.name, ...this.initContainers.map((c) => c.name), ...this.sidecars.map((c) => c.name)];
+    if (taken.includes(name)) fail(this, `${field}: container name "${name}" is already used in this pod: give each container its own name`);
+  }
+
+  private checkRule(field: string, rule: AccessRule): void {
+    if (!rule || !Array.isArray(rule.verbs) || rule.verbs.length === 0) fail(this, `${field}: each rule needs at least one verb, e.g. { resources: ['pods'], verbs: ['get', 'list', 'watch'] }`);
+    if (!Array.isArray(rule.resources) || rule.resources.length === 0) fail(this, `${field}: each rule needs at least one resource, e.g. { resources: ['pods'], verbs: ['get'] }`);
+    if (rule.resourceNames !== undefined && rule.resourceNames.length === 0) fail(this, `${field}: resourceNames is empty, which Kubernetes reads as "every object": leave it out or list the names`);
+  }
+
+  private checkAffinity(required: NodeAffinityTerm[] | undefined, preferred: WeightedNodeAffinityTerm[] | undefined): void {
+    if (required !== undefined && required.length === 0) {
+      fail(this, 'requiredNodeAffinity is empty: Kubernetes rejects a node selector without terms; leave it out or give at least one term');
+    }
+    (required ?? []).forEach((t, i) => this.checkTerm(`requiredNodeAffinity[${i}]`, t));
+    (preferred ?? []).forEach((t, i) => {
+      this.checkTerm(`preferredNodeAffinity[${i}]`, t);
+      checkInteger(this, `preferredNodeAffinity[${i}].weight`, t.weight, 1, 100);
+    });
+  }
+
+  private checkTerm(field: string, term: NodeAffinityTerm): void {
+    if (!term || !Array.isArray(term.requirements) || term.requirements.length === 0) {
+      fail(this, `${field} has no requirements: an empty term matches no node; give at least one NodeRequirement`);
+    }
+    for (const r of term.requirements) {
+      if (!(r instanceof NodeRequirement)) fail(this, `${field}: requirements must be created with NodeRequirement.in(), notIn(), exists(), doesNotExist(), greaterThan(), lessThan(), named() or notNamed()`);
+      if (r.target === 'label') checkLabelKey(this, field, r.key);
+      if (r.operator === 'In' || r.operator === 'NotIn') {
+        if (!r.values || r.values.length === 0) fail(this, `${field}: ${r.operator} on "${r.key}" needs at least one value`);
+        for (const v of r.values) {
+          if (r.target === 'label') checkLabelValue(this, `${field} ${r.key}`, v);
+          else checkDnsSubdomain(this, `${field} node name`, v);
+        }
+      }
+      if (r.operator === 'Gt' || r.operator === 'Lt') {
+        const n = Number(r.values?.[0]);
+        if (!Number.isSafeInteger(n)) fail(this, `${field}: ${r.operator} on "${r.key}" needs a whole number, got ${r.values?.[0]}`);
+      }
+    }
+  }
+
+  private checkUpdateStrategy(s: AgentUpdateStrategy): void {
+    if (!(s instanceof AgentUpdateStrategy)) fail(this, 'updateStrategy must be created with AgentUpdateStrategy.rollingUpdate() or onDelete()');
+    if (s.type !== 'RollingUpdate') return;
+    const { maxUnavailable, maxSurge } = renderRollingUpdate(s);
+    try {
+      // the model holds the API server's rules; this only adds the construct path to its message.
+      RolloutPlan.validate(maxUnavailable, maxSurge);
+    } catch (e) {
+      fail(this, `updateStrategy: ${(e as Error).message}`);
+    }
+  }
+
+  /**
+   * Checks the DaemonSet as rendered (props, later calls and JSON patches alike): every host privilege
+   * must carry a reason, and Bidirectional propagation needs a privileged container.
+   */
+  private validateRendered(): string[] {
+    const errors: string[] = [];
+    const manifest = this.daemonSet.toJson();
+    const podSpec = manifest.spec?.template?.spec ?? {};
+    let recorded: HostAccessReason[];
+    try {
+      recorded = HostAccessReasons.parse(manifest.metadata?.annotations);
+    } catch (e) {
+      return [(e as Error).message];
+    }
+    for (const item of HostAccess.of(podSpec)) {
+      if (item.type === HostAccessType.HOST_PATH && item.readOnly) continue;
+      if (!HostAccessReasons.find(recorded, item.type, item.detail, item.container)) {
+        const where = item.container ? ` in container "${item.container}"` : '';
+        errors.push(`${item.type}${item.detail ? ` ${item.detail}` : ''}${where} has no recorded reason: set it through the props (which take a reason) or call addHostAccessReason({ type: '${item.type}', detail: '${item.detail}', reason: '...' })`);
+      }
+    }
+    for (const c of this.allContainers()) {
+      if (c.bidirectionalMounts().length > 0 && !c.privileged) {
+        errors.push(`container "${c.name}" mounts ${c.bidirectionalMounts().join(', ')} with Bidirectional propagation, which Kubernetes allows only in privileged containers: set privileged: { reason } on it, or use MountPropagation.HOST_TO_CONTAINER`);
+      }
+    }
+    return errors;
+  }
+}
+
+function renderRollingUpdate(s: AgentUpdateStrategy): { maxUnavailable: any; maxSurge?: any } {
+  const surging = s.maxSurge !== undefined && !s.maxSurge.isZero();
+  return {
+    // the API defaults maxUnavailable to 1, which it then rejects beside a non-zero surge: say 0.
+    maxUnavailable: s.maxUnavailable?.value ?? (surging ? 0 : 1),
+    maxSurge: s.maxSurge?.value,
+  };
+}
+
+function renderToleration(t: Toleration): any {
+  return {
+    key: t.key,
+    operator: t.operator,
+    value: t.value,
+    effect: t.effect,
+    tolerationSeconds: t.evictAfter?.toSeconds(),
+  };
+}
+
+function renderTerm(requirements: NodeRequirement[]): any {
+  const expressions = requirements.filter((r) => r.target === 'label');
+  const fields = requirements.filter((r) => r.target === 'field');
+  const render = (r: NodeRequirement) => ({ key: r.key, operator: r.operator, values: r.values });
+  return {
+    matchExpressions: expressions.length > 0 ? expressions.map(render) : undefined,
+    matchFields: fields.length > 0 ? fields.map(render) : undefined,
+  };
+}
+
+function renderRule(r: AccessRule): any {
+  return {
+    apiGroups: r.apiGroups ?? [''],
+    resources: [...r.resources],
+    verbs: [...r.verbs],
+    resourceNames: r.resourceNames ? [...r.resourceNames] : undefined,
+  };
+}
+
+function configChecksum(files: { [fileName: string]: string }): string {
+  const hash = createHash('sha256');
+  for (const name of Object.keys(files).sort()) hash.update(`${name}\u0000${files[name]}\u0000`);
+  return hash.digest('hex');
+}

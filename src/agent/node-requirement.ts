@@ -1,0 +1,80 @@
+/**
+ * One requirement a node must meet, for node affinity.
+ *
+ * Requirements in one term must all hold; terms are alternatives.
+ *
+ * @see https://kubernetes.io/docs/concepts/scheduling-eviction/assign-pod-node/#node-affinity
+ */
+export class NodeRequirement {
+  /** the node has label `key` with one of `values`. */
+  public static in(key: string, values: string[]): NodeRequirement {
+    return new NodeRequirement('label', key, 'In', values);
+  }
+
+  /** the node has no label `key`, or its value is none of `values`. */
+  public static notIn(key: string, values: string[]): NodeRequirement {
+    return new NodeRequirement('label', key, 'NotIn', values);
+  }
+
+  /** the node has label `key`, with any value. */
+  public static exists(key: string): NodeRequirement {
+    return new NodeRequirement('label', key, 'Exists', undefined);
+  }
+
+  /** the node has no label `key`. */
+  public static doesNotExist(key: string): NodeRequirement {
+    return new NodeRequirement('label', key, 'DoesNotExist', undefined);
+  }
+
+  /** the node's label `key` is an integer greater than `value`. */
+  public static greaterThan(key: string, value: number): NodeRequirement {
+    return new NodeRequirement('label', key, 'Gt', [String(value)]);
+  }
+
+  /** the node's label `key` is an integer less than `value`. */
+  public static lessThan(key: string, value: number): NodeRequirement {
+    return new NodeRequirement('label', key, 'Lt', [String(value)]);
+  }
+
+  /** the node is the one named `nodeName` (a `matchFields` requirement on `metadata.name`). */
+  public static named(nodeName: string): NodeRequirement {
+    return new NodeRequirement('field', 'metadata.name', 'In', [nodeName]);
+  }
+
+  /** the node is not the one named `nodeName` (a `matchFields` requirement on `metadata.name`). */
+  public static notNamed(nodeName: string): NodeRequirement {
+    return new NodeRequirement('field', 'metadata.name', 'NotIn', [nodeName]);
+  }
+
+  /** whether this requirement reads a node label (`matchExpressions`) or a node field (`matchFields`). */
+  public readonly target: string;
+  /** the label key or field path. */
+  public readonly key: string;
+  /** the Kubernetes operator: In, NotIn, Exists, DoesNotExist, Gt or Lt. */
+  public readonly operator: string;
+  /** the values, for operators that take them. */
+  public readonly values?: string[];
+
+  private constructor(target: string, key: string, operator: string, values: string[] | undefined) {
+    this.target = target;
+    this.key = key;
+    this.operator = operator;
+    this.values = values;
+  }
+}
+
+/**
+ * A node affinity term: the node must meet every requirement.
+ */
+export interface NodeAffinityTerm {
+  /** requirements that must all hold. */
+  readonly requirements: NodeRequirement[];
+}
+
+/**
+ * A preferred node affinity term with its weight.
+ */
+export interface WeightedNodeAffinityTerm extends NodeAffinityTerm {
+  /** how much the scheduler prefers nodes matching the term, from 1 to 100. */
+  readonly weight: number;
+}

@@ -1,0 +1,92 @@
+import { Duration } from 'cdk8s';
+import { TaintEffect } from 'cdk8s-plus-28';
+
+/**
+ * Options for a toleration.
+ */
+export interface TolerationOptions {
+  /**
+   * The taint effect to tolerate.
+   *
+   * @default - every effect (NoSchedule, PreferNoSchedule and NoExecute)
+   */
+  readonly effect?: TaintEffect;
+
+  /**
+   * For a `NoExecute` toleration: how long the pod may stay on the node after the taint appears.
+   *
+   * @default - tolerated forever
+   */
+  readonly evictAfter?: Duration;
+}
+
+/**
+ * A toleration that lets the agent run on nodes with matching taints.
+ *
+ * The DaemonSet controller already tolerates the node-condition taints it must (not-ready,
+ * unreachable, disk/memory/pid-pressure, unschedulable, and network-unavailable on the host
+ * network), so add tolerations only for taints that your cluster puts on purpose.
+ *
+ * @see https://kubernetes.io/docs/concepts/scheduling-eviction/taint-and-toleration/
+ */
+export class Toleration {
+  /**
+   * Tolerates the control-plane taint `node-role.kubernetes.io/control-plane:NoSchedule` that kubeadm
+   * and kind put on control-plane nodes, so the agent runs there too (e.g. to monitor them).
+   */
+  public static controlPlane(): Toleration {
+    return new Toleration('node-role.kubernetes.io/control-plane', 'Exists', undefined, TaintEffect.NO_SCHEDULE, undefined);
+  }
+
+  /**
+   * Tolerates a taint with this key, whatever its value.
+   */
+  public static exists(key: string, options: TolerationOptions = {}): Toleration {
+    return new Toleration(key, 'Exists', undefined, options.effect, options.evictAfter);
+  }
+
+  /**
+   * Tolerates a taint with this key and exactly this value (e.g. `dedicated=gpu:NoSchedule`).
+   */
+  public static equal(key: string, value: string, options: TolerationOptions = {}): Toleration {
+    return new Toleration(key, 'Equal', value, options.effect, options.evictAfter);
+  }
+
+  /**
+   * Tolerates every `NoSchedule` taint, but no `NoExecute` taint: the agent starts on any node yet
+   * still leaves nodes that are being drained with `NoExecute` (node-exporter's default).
+   */
+  public static allNoSchedule(): Toleration {
+    return new Toleration(undefined, 'Exists', undefined, TaintEffect.NO_SCHEDULE, undefined);
+  }
+
+  /**
+   * Tolerates every taint (`operator: Exists` with no key).
+   *
+   * Warning: the agent then also runs on nodes tainted to keep workloads away (virtual kubelets,
+   * Fargate or Windows nodes, nodes being drained) and is never evicted by `NoExecute` taints. Use it
+   * only for agents without which a node is broken, such as CNI and CSI node plugins.
+   */
+  public static everything(): Toleration {
+    return new Toleration(undefined, 'Exists', undefined, undefined, undefined);
+  }
+
+  /** the taint key, or undefined to match every key. */
+  public readonly key?: string;
+  /** `Exists` or `Equal`. */
+  public readonly operator: string;
+  /** the taint value to match, for `Equal`. */
+  public readonly value?: string;
+  /** the taint effect, or undefined to match every effect. */
+  public readonly effect?: TaintEffect;
+  /** how long a `NoExecute` taint is tolerated, when limited. */
+  public readonly evictAfter?: Duration;
+
+  private constructor(key: string | undefined, operator: string, value: string | undefined, effect: TaintEffect | undefined, evictAfter: Duration | undefined) {
+    this.key = key;
+    this.operator = operator;
+    this.value = value;
+    this.effect = effect;
+    this.evictAfter = evictAfter;
+  }
+}

@@ -1,0 +1,195 @@
+// `cdk8s-node-agents coverage`: which nodes each DaemonSet in a set of manifests runs on, and why not.
+
+import { parseArgs } from 'util';
+import { DaemonSetCoverage, DaemonSetUpdateStrategyType, RolloutPlan } from '../model';
+import { CliError, CliIo, Command, EXIT_OK, PROGRAM } from './_command';
+import { loadObjects, LoadedObject } from './_manifests';
+
+const HELP = `usage: ${PROGRAM} coverage --nodes NODES [--nodes NODES...] [--json] FILE...
+
+Predicts, offline, which nodes each DaemonSet in FILE... runs on, the way the DaemonSet
+controller decides it, and explains every node it will not run on.
+
+  FILE            manifests: YAML streams with any kinds (as cdk8s synth writes) or JSON;
+                  List kinds are flattened. Every DaemonSet found is reported.
+  --nodes NODES   the node inventory: a NodeList or Node documents, YAML or JSON, as
+                  'kubectl get nodes -o yaml > nodes.yaml' writes. Repeat to merge files.
+  --json          print JSON instead of text:
+                    { "nodeCount": N, "daemonSets": [{ "namespace", "name", "desired",
+                      "nodes": [{ "name", "shouldRun", "reasons" }],
+                      "rollout": { "strategy", "maxUnavailable", "maxSurge", "waves" } }] }
+  -h, --help      print this help
+
+Text output, per DaemonSet:
+  - a 'kubectl get ds'-style line: NAMESPACE, NAME, DESIRED (the nodes that should run
+    it) and NODE SELECTOR ('key=value,...' or <none>); DaemonSets without a namespace
+    show 'default';
+  - each node that will not run it, with every reason and its fix (untolerated
+    NoSchedule/NoExecute taints, nodeSelector, required node affinity, nodeName);
+  - the rollout: maxUnavailable and maxSurge scaled to nodes (percentages round up)
+    and the number of waves needed to update every node.
+
+The prediction covers the controller's decision only: a node counted here can still hold a
+Pending pod if it lacks resources or a host port is taken.
+
+exit status: 0 on success; 2 for missing arguments, unreadable files, invalid YAML, a
+nodes file without Node objects, or a DaemonSet whose update strategy the API server rejects.
+
+example:
+  kubectl get nodes -o yaml > nodes.yaml
+  ${PROGRAM} coverage --nodes nodes.yaml dist/*.k8s.yaml
+`;
+
+/** the JSON report (`--json`). */
+interface CoverageReport {
+  readonly nodeCount: number;
+  readonly daemonSets: DaemonSetReport[];
+}
+
+interface DaemonSetReport {
+  readonly namespace: string;
+  readonly name: string;
+  readonly desired: number;
+  readonly nodes: Array<{ readonly name: string; readonly shouldRun: boolean; readonly reasons: string[] }>;
+  readonly rollout: { readonly strategy: string; readonly maxUnavailable: number; readonly maxSurge: number; readonly waves: number };
+  /** for the text output only (not in the JSON). */
+  readonly nodeSelector: string;
+}
+
+export const coverageCommand: Command = {
+  name: 'coverage',
+  summary: 'predict which nodes each DaemonSet runs on (and why not) from a node inventory, and its rollout waves',
+  help: HELP,
+  async run(args: string[], io: CliIo): Promise<number> {
+    const options = parseOptions(args);
+    if (options.help) {
+      io.stdout.write(HELP);
+      return EXIT_OK;
+    }
+    const nodes = options.nodeFiles.flatMap(loadNodes);
+    const daemonSets = options.files.flatMap(loadObjects).filter((o) => o.object.kind === 'DaemonSet');
+    const report: CoverageReport = { nodeCount: nodes.length, daemonSets: daemonSets.map((d) => reportDaemonSet(d, nodes)) };
+
+    if (options.json) {
+      io.stdout.write(JSON.stringify({ nodeCount: report.nodeCount, daemonSets: report.daemonSets.map(({ nodeSelector, ...rest }) => rest) }, null, 2) + '\n');
+    } else {
+      io.stdout.write(renderText(report, options));
+      if (report.daemonSets.length === 0) io.stderr.write(`note: no DaemonSet found in ${options.files.join(', ')}\n`);
+    }
+    return EXIT_OK;
+  },
+};
+
+interface Options {
+  readonly help: boolean;
+  readonly json: boolean;
+  readonly nodeFiles: string[];
+  readonly files: string[];
+}
+
+function parseOptions(args: string[]): Options {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      options: {
+        nodes: { type: 'string', multiple: true },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (e: any) {
+    const message = String(e.message);
+    const unknown = /^Unknown option '([^']+)'/.exec(message);
+    const what = unknown ? `unknown option ${unknown[1]}` : lowerFirst(message.split('\n')[0].replace(/\.$/, ''));
+    throw new CliError(`coverage: ${what}; run '${PROGRAM} coverage --help' for usage`);
+  }
+  const help = parsed.values.help === true;
+  const nodeFiles = parsed.values.nodes ?? [];
+  const files = parsed.positionals;
+  if (!help) {
+    if (nodeFiles.length === 0) throw new CliError(`coverage: missing --nodes NODES (the node inventory, e.g. from kubectl get nodes -o yaml); run '${PROGRAM} coverage --help' for usage`);
+    if (files.length === 0) throw new CliError(`coverage: missing FILE (the manifests to check, e.g. dist/*.k8s.yaml); run '${PROGRAM} coverage --help' for usage`);
+  }
+  return { help, json: parsed.values.json === true, nodeFiles, files };
+}
+
+function loadNodes(file: string): any[] {
+  const nodes = loadObjects(file).filter((o) => o.object.kind === 'Node').map((o) => o.object);
+  if (nodes.length === 0) {
+    throw new CliError(`${file}: no Node objects found; pass a NodeList or Node documents, e.g. from 'kubectl get nodes -o yaml'`);
+  }
+  return nodes;
+}
+
+function reportDaemonSet(loaded: LoadedObject, nodes: any[]): DaemonSetReport {
+  const ds = loaded.object;
+  const namespace = typeof ds.metadata?.namespace === 'string' && ds.metadata.namespace !== '' ? ds.metadata.namespace : 'default';
+  const name = String(ds.metadata?.name ?? '');
+  const plan = DaemonSetCoverage.plan(ds, nodes);
+  let rollout: RolloutPlan;
+  try {
+    rollout = RolloutPlan.of(ds, plan.desired);
+  } catch (e: any) {
+    throw new CliError(`${loaded.file}:${loaded.line}: DaemonSet ${namespace}/${name}: ${e.message}`);
+  }
+  return {
+    namespace,
+    name,
+    desired: plan.desired,
+    nodes: plan.placements.map((p) => ({ name: p.nodeName, shouldRun: p.shouldRun, reasons: p.reasons })),
+    rollout: { strategy: rollout.strategy, maxUnavailable: rollout.maxUnavailable, maxSurge: rollout.maxSurge, waves: rollout.waves },
+    nodeSelector: formatNodeSelector(ds.spec?.template?.spec?.nodeSelector),
+  };
+}
+
+/** like kubectl's `labels.FormatLabels`: sorted `key=value` pairs joined by commas, or `<none>`. */
+function formatNodeSelector(selector: unknown): string {
+  if (!selector || typeof selector !== 'object') return '<none>';
+  const pairs = Object.entries(selector as Record<string, unknown>)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([k, v]) => `${k}=${v ?? ''}`);
+  return pairs.length === 0 ? '<none>' : pairs.join(',');
+}
+
+function renderText(report: CoverageReport, options: Options): string {
+  const lines: string[] = [`${plural(report.nodeCount, 'node')} in ${options.nodeFiles.join(', ')}`];
+  for (const ds of report.daemonSets) {
+    lines.push('');
+    lines.push(...table([['NAMESPACE', 'NAME', 'DESIRED', 'NODE SELECTOR'], [ds.namespace, ds.name || '<unnamed>', String(ds.desired), ds.nodeSelector]]));
+    const skipped = ds.nodes.filter((n) => !n.shouldRun);
+    if (skipped.length === 0) {
+      lines.push(report.nodeCount === 0 ? '  no nodes in the inventory' : `  runs on all ${plural(report.nodeCount, 'node')}`);
+    }
+    for (const n of skipped) {
+      lines.push(`  not on ${n.name || '<unnamed node>'}:`);
+      for (const reason of n.reasons) lines.push(`    - ${reason}`);
+    }
+    lines.push(`  rollout: ${describeRollout(ds.rollout, ds.desired)}`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+function describeRollout(rollout: DaemonSetReport['rollout'], desired: number): string {
+  if (rollout.strategy === DaemonSetUpdateStrategyType.ON_DELETE) {
+    return 'OnDelete: nothing is automatic; a node gets the new pod only after its old pod is deleted';
+  }
+  return `RollingUpdate over ${plural(desired, 'node')}: maxUnavailable ${plural(rollout.maxUnavailable, 'node')}, ` +
+    `maxSurge ${plural(rollout.maxSurge, 'node')}, ${plural(rollout.waves, 'wave')}`;
+}
+
+/** columns separated by three spaces, padded to the widest cell, like kubectl. */
+function table(rows: string[][]): string[] {
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
+  return rows.map((r) => r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c] + 3))).join(''));
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+function lowerFirst(s: string): string {
+  return s.charAt(0).toLowerCase() + s.slice(1);
+}

@@ -1,0 +1,4 @@
+export * from './model';
+export * from './review';
+export * from './agent';
+export * from './presets';

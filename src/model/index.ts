@@ -1,0 +1,8 @@
+// re-exports only
+export {};
+export * from './daemon-set-coverage';
+export * from './rollout-plan';
+export * from './host-access-reasons';
+export * from './pod-security';
+export * from './host-access';
+export * from './host-risk';
