@@ -85,9 +85,9 @@ export function suggestToleration(taint: PlainTaint): string {
 export function untoleratedTaintReason(taint: PlainTaint): string {
   let note = '';
   if (taint.effect === 'NoSchedule') {
-    note = ' (a pod already running there stays, but no new pod is placed)';
+    note = ' (NoSchedule keeps new pods off the node; it does not evict a pod already running there)';
   } else if (taint.effect === 'NoExecute') {
-    note = ' (a pod already running there is evicted)';
+    note = ' (NoExecute also evicts a pod already running there)';
   }
   if (taint.key === 'node.kubernetes.io/network-unavailable') {
     note += ' (DaemonSet pods tolerate it automatically only with hostNetwork: true)';

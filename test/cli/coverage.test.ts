@@ -54,7 +54,7 @@ describe('coverage: text output', () => {
     expect(lines[3]).toBe('observability   node-agent   1         agent=enabled');
     expect(lines[4]).toBe('  not on cp:');
     expect(lines[5]).toMatch(/^ {4}- nodeSelector agent=enabled is not met: the node has no label agent; /);
-    expect(lines[6]).toBe('    - taint node-role.kubernetes.io/control-plane:NoSchedule is not tolerated; add a toleration {key: node-role.kubernetes.io/control-plane, operator: Exists, effect: NoSchedule} (a pod already running there stays, but no new pod is placed)');
+    expect(lines[6]).toBe('    - taint node-role.kubernetes.io/control-plane:NoSchedule is not tolerated; add a toleration {key: node-role.kubernetes.io/control-plane, operator: Exists, effect: NoSchedule} (NoSchedule keeps new pods off the node; it does not evict a pod already running there)');
     expect(lines[7]).toBe('  not on w2:');
     expect(lines[8]).toMatch(/^ {4}- nodeSelector agent=enabled is not met: the node has no label agent; label the node \(kubectl label node w2 agent=enabled\)/);
     expect(lines[9]).toBe('  rollout: RollingUpdate over 1 node: maxUnavailable 1 node, maxSurge 0 nodes, 1 wave');

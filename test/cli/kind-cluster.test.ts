@@ -109,7 +109,7 @@ describe('exercise A: nodeSelector agent=enabled', () => {
     expect(a.desired).toBe(2);
     const cp = a.nodes.find((n: any) => n.name === 'kind-control-plane');
     expect(cp.reasons).toEqual([
-      'taint node-role.kubernetes.io/control-plane:NoSchedule is not tolerated; add a toleration {key: node-role.kubernetes.io/control-plane, operator: Exists, effect: NoSchedule} (a pod already running there stays, but no new pod is placed)',
+      'taint node-role.kubernetes.io/control-plane:NoSchedule is not tolerated; add a toleration {key: node-role.kubernetes.io/control-plane, operator: Exists, effect: NoSchedule} (NoSchedule keeps new pods off the node; it does not evict a pod already running there)',
     ]);
   });
 });

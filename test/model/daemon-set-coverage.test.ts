@@ -94,7 +94,7 @@ describe('taints', () => {
     expect(p.shouldContinueRunning).toBe(true);
     expect(p.reasons).toHaveLength(1);
     expect(p.reasons[0]).toContain('taint node-role.kubernetes.io/control-plane:NoSchedule is not tolerated; add a toleration {key: node-role.kubernetes.io/control-plane, operator: Exists, effect: NoSchedule}');
-    expect(p.reasons[0]).toContain('a pod already running there stays');
+    expect(p.reasons[0]).toContain('it does not evict a pod already running there');
   });
 
   test('a taint with a value is named key=value:effect and the fix is an Equal toleration', () => {
@@ -106,7 +106,7 @@ describe('taints', () => {
   test('an untolerated NoExecute taint: neither runs nor continues running', () => {
     const p = place({}, node('n', { taints: [{ key: 'maintenance', effect: 'NoExecute' }] }));
     expect(p).toMatchObject({ shouldRun: false, shouldContinueRunning: false });
-    expect(p.reasons[0]).toBe('taint maintenance:NoExecute is not tolerated; add a toleration {key: maintenance, operator: Exists, effect: NoExecute} (a pod already running there is evicted)');
+    expect(p.reasons[0]).toBe('taint maintenance:NoExecute is not tolerated; add a toleration {key: maintenance, operator: Exists, effect: NoExecute} (NoExecute also evicts a pod already running there)');
   });
 
   test('one reason per untolerated taint; NoExecute among them stops continued running', () => {

@@ -1,0 +1,62 @@
+'use strict';
+// Generates the benchmark inputs into bench/.cache (run once per `node bench/run.js`, in its own process):
+// the manifests NodeAgent renders for each N and for the fleet, a 5,000-node inventory, 100 DaemonSets to
+// plan, and 5,000 third-party workloads.
+const fs = require('node:fs');
+const path = require('node:path');
+const YAML = require('yaml');
+const { CACHE_DIR, args, report, sha256 } = require('./common');
+const { FLEET, nodeAgentApp, fleetNodeAgentApp, dumpYaml, loadModules } = require('./builders');
+const { nodeInventory, coverageAgentProps, workloads } = require('./fixtures');
+
+const { sizes, nodes: nodeCount, daemonSets: dsCount, workloads: workloadCount } = args();
+const m = loadModules();
+fs.mkdirSync(CACHE_DIR, { recursive: true });
+const write = (file, text) => fs.writeFileSync(path.join(CACHE_DIR, file), text);
+const info = {};
+
+for (const n of sizes) {
+  const app = nodeAgentApp(m, n);
+  const docs = app.charts[0].toJson();
+  write(`agents-${n}.json`, JSON.stringify(docs));
+  const kinds = {};
+  for (const d of docs) kinds[d.kind] = (kinds[d.kind] ?? 0) + 1;
+  info[`agents-${n}`] = { objects: docs.length, kinds, yamlSha: sha256(app.synthYaml()) };
+}
+
+{
+  const app = fleetNodeAgentApp(m);
+  const perChart = app.charts.map((c) => c.toJson());
+  write('fleet.json', JSON.stringify(perChart));
+  info.fleet = { ...FLEET, objects: perChart.reduce((s, c) => s + c.length, 0), yamlSha: sha256(app.synthYaml()) };
+}
+
+{
+  const list = nodeInventory(nodeCount);
+  const text = YAML.stringify(list, { lineWidth: 0 });
+  write('nodes.yaml', text);
+  write('nodes.json', JSON.stringify(list));
+  const tainted = list.items.filter((n) => (n.spec.taints ?? []).length > 0).length;
+  const cordoned = list.items.filter((n) => n.spec.unschedulable).length;
+  info.nodes = { count: list.items.length, tainted, cordoned, yamlBytes: Buffer.byteLength(text) };
+}
+
+{
+  const app = new m.cdk8s.App();
+  const chart = new m.cdk8s.Chart(app, 'coverage');
+  const agents = [];
+  for (let i = 0; i < dsCount; i++) agents.push(new m.lib.NodeAgent(chart, `agent-${i}`, coverageAgentProps(m.lib, m.plus, i)));
+  const daemonSets = agents.map((a) => a.daemonSet.toJson());
+  write('coverage-daemonsets.json', JSON.stringify(daemonSets));
+  info.coverageDaemonSets = daemonSets.length;
+}
+
+{
+  const list = workloads(workloadCount);
+  const text = dumpYaml(YAML, list);
+  write('workloads.yaml', text);
+  write('workloads.json', JSON.stringify(list));
+  info.workloads = { count: list.length, yamlBytes: Buffer.byteLength(text) };
+}
+
+report(info);
