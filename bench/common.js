@@ -42,7 +42,8 @@ function sha256(text) {
 }
 
 /**
- * Runs `work` once and reports its wall time and memory.
+ * Runs `work` once and reports its wall time, CPU time (user + system, all threads: GC helpers count too)
+ * and memory.
  *
  * Before the clock starts, the worker has loaded its modules and inputs and (with --expose-gc) collected
  * garbage, so `rssBefore` is the baseline; `maxRss` is the kernel's high-water mark for the whole process
@@ -52,9 +53,11 @@ function sha256(text) {
 function measure(work) {
   if (global.gc) { global.gc(); global.gc(); }
   const before = process.memoryUsage();
+  const cpu0 = process.cpuUsage();
   const t0 = process.hrtime.bigint();
   const result = work();
   const t1 = process.hrtime.bigint();
+  const cpu = process.cpuUsage(cpu0);
   const after = process.memoryUsage();
   const maxRss = process.resourceUsage().maxRSS * 1024;
   if (global.gc) global.gc();
@@ -63,6 +66,7 @@ function measure(work) {
     result,
     sample: {
       ms: Number(t1 - t0) / 1e6,
+      cpuMs: (cpu.user + cpu.system) / 1000,
       rssBefore: before.rss,
       maxRss,
       peakRssDelta: Math.max(0, maxRss - before.rss),

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { Size } from 'cdk8s';
 import { Cpu, MountPropagation, Protocol } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
+import { HostAccess } from '../model/host-access';
 import { HostAccessReason, HostAccessType } from '../model/host-access-reasons';
 import { AgentProbe } from './agent-probe';
 import { ContainerOptions } from './container-options';
@@ -219,7 +220,7 @@ export class AgentContainer {
     }
     for (const m of this.hostMounts) {
       if (m.reason !== undefined) {
-        out.push({ type: HostAccessType.HOST_PATH, detail: `${m.hostPath} (${m.writable ? 'read-write' : 'read-only'})`, container: this.name, reason: m.reason.trim() });
+        out.push({ type: HostAccessType.HOST_PATH, detail: `${HostAccess.normalizePath(m.hostPath)} (${m.writable ? 'read-write' : 'read-only'})`, container: this.name, reason: m.reason.trim() });
       }
     }
     return out;

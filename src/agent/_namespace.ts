@@ -7,7 +7,7 @@
  */
 import { ApiObject, Chart, JsonPatch, Lazy } from 'cdk8s';
 import { Construct } from 'constructs';
-import { PodSecurityLevel } from '../model/pod-security';
+import { PodSecurity, PodSecurityLevel } from '../model/pod-security';
 
 const STRICTNESS: PodSecurityLevel[] = [PodSecurityLevel.PRIVILEGED, PodSecurityLevel.BASELINE, PodSecurityLevel.RESTRICTED];
 
@@ -35,7 +35,7 @@ export class AgentNamespace extends Construct {
 
   private constructor(scope: Construct, id: string, public readonly name: string, public readonly psaVersion: string) {
     super(scope, id);
-    const version = psaVersion === 'latest' ? 'latest' : `v${psaVersion}`;
+    const version = PodSecurity.versionLabel(psaVersion);
     this.apiObject = new ApiObject(this, 'Resource', {
       apiVersion: 'v1',
       kind: 'Namespace',

@@ -96,16 +96,15 @@ export interface AgentResources {
 }
 
 /**
- * What a container of a node agent runs and what it may take from the host.
+ * What a container of a node agent runs and what it may take from the host, except its image (see
+ * `ContainerOptions`, which adds it). Presets extend the image-less form so that every container
+ * setting can be passed to them while the image keeps a pinned default.
  *
  * Every container is locked down unless told otherwise: it runs as non-root, with a read-only root
  * filesystem, no privilege escalation and every capability dropped. Each host privilege below is an
  * explicit opt-in carrying a one-line reason.
  */
-export interface ContainerOptions {
-  /** the image, pinned to a version tag or a digest (`latest` and untagged images are rejected). */
-  readonly image: string;
-
+export interface ContainerSettings {
   /**
    * The entrypoint.
    *
@@ -224,9 +223,29 @@ export interface ContainerOptions {
 }
 
 /**
+ * What a container of a node agent runs and what it may take from the host.
+ *
+ * Every container is locked down unless told otherwise: it runs as non-root, with a read-only root
+ * filesystem, no privilege escalation and every capability dropped. Each host privilege is an
+ * explicit opt-in carrying a one-line reason.
+ */
+export interface ContainerOptions extends ContainerSettings {
+  /** the image, pinned to a version tag or a digest (`latest` and untagged images are rejected). */
+  readonly image: string;
+}
+
+/**
  * An extra container of a node agent: an init container or a sidecar.
  */
 export interface AgentContainerProps extends ContainerOptions {
   /** the container name, unique within the pod. */
   readonly name: string;
+
+  /**
+   * Also mount the agent's `configFiles` (read-only) into this container, at this path, e.g. for an
+   * installer init container that copies a CNI configuration from the ConfigMap to the node.
+   *
+   * @default - the config files are mounted into the main container only
+   */
+  readonly configMountPath?: string;
 }

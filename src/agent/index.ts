@@ -4,5 +4,6 @@ export * from './container-options';
 export * from './host-mount';
 export * from './node-agent';
 export * from './node-requirement';
+export * from './security-check';
 export * from './toleration';
 export * from './update-strategy';

@@ -7,20 +7,21 @@ import { HostAccess } from '../model/host-access';
 import { HostAccessReason, HostAccessReasons, HostAccessType } from '../model/host-access-reasons';
 import { PodSecurity, PodSecurityLevel } from '../model/pod-security';
 import { RolloutPlan } from '../model/rollout-plan';
+import { Acknowledgements } from '../review/acknowledgement';
+import { ReviewReport, SecurityReview } from '../review/security-review';
+import { Severity } from '../review/severity';
 import { AccessRule } from './access-rule';
-import { AgentContainerProps, ContainerOptions, Justification } from './container-options';
+import { AgentContainerProps, ContainerSettings, Justification } from './container-options';
 import { HostMount } from './host-mount';
 import { NodeAffinityTerm, NodeRequirement, WeightedNodeAffinityTerm } from './node-requirement';
 import { Toleration } from './toleration';
 import { AgentUpdateStrategy } from './update-strategy';
 import { AgentContainer, ContainerRole, checkAbsolutePath } from './_container';
+import { SecurityCheck } from './security-check';
 import { AgentNamespace } from './_namespace';
 import { checkDnsLabel, checkDnsSubdomain, checkInteger, checkLabelKey, checkLabelValue, checkReason, fail } from './_validate';
 
 const IS_NODE_AGENT = Symbol.for('cdk8s-node-agents.NodeAgent');
-
-/** the Pod Security policy version the agent's namespace pins by default. */
-const DEFAULT_PSA_VERSION = '1.28';
 
 /**
  * A Service in front of the agent's pods.
@@ -46,9 +47,11 @@ export interface AgentServiceOptions {
 }
 
 /**
- * Properties for `NodeAgent`.
+ * Every property of `NodeAgent` except the image (`NodeAgentProps` adds it). Presets extend this
+ * interface, so that each NodeAgent property can be passed to them while the image keeps a pinned
+ * default.
  */
-export interface NodeAgentProps extends ContainerOptions {
+export interface NodeAgentSettings extends ContainerSettings {
   /**
    * The agent's name: the name of the DaemonSet, its ServiceAccount and RBAC objects, and the value of
    * the `app.kubernetes.io/name` selector label. The selector is immutable on a live DaemonSet and is
@@ -110,6 +113,15 @@ export interface NodeAgentProps extends ContainerOptions {
    * @default - any registry
    */
   readonly allowedRegistries?: string[];
+
+  /**
+   * The synth fails when the security review of the agent (its rendered objects, with the default rule
+   * packs) has an unacknowledged finding at or above this severity. Acknowledge accepted findings with
+   * `agent.acknowledge(rule, reason)` or `SecurityCheck.acknowledge(scope, rule, reason)`.
+   *
+   * @default Severity.HIGH
+   */
+  readonly reviewFailOn?: Severity;
 
   // ---------------------------------------------------------------- placement
 
@@ -294,6 +306,14 @@ export interface NodeAgentProps extends ContainerOptions {
 }
 
 /**
+ * Properties for `NodeAgent`.
+ */
+export interface NodeAgentProps extends NodeAgentSettings {
+  /** the main container's image, pinned to a version tag or a digest (`latest` and untagged images are rejected). */
+  readonly image: string;
+}
+
+/**
  * A node agent: a DaemonSet that runs one pod on every eligible node, with everything it needs and
  * nothing more.
  *
@@ -361,7 +381,7 @@ export class NodeAgent extends Construct {
     checkDnsLabel(this, 'name', this.name);
     this.namespace = props.namespace ?? Chart.of(this).namespace ?? this.name;
     checkDnsLabel(this, 'namespace', this.namespace);
-    this.podSecurityVersion = props.podSecurityVersion ?? DEFAULT_PSA_VERSION;
+    this.podSecurityVersion = props.podSecurityVersion ?? PodSecurity.DEFAULT_VERSION;
     // fails early on a version the model does not know.
     PodSecurity.evaluate({ containers: [] }, { version: this.podSecurityVersion });
 
@@ -386,6 +406,10 @@ export class NodeAgent extends Construct {
     for (const t of props.tolerations ?? []) this.addToleration(t);
     if (props.priorityClassName !== undefined) checkDnsSubdomain(this, 'priorityClassName', props.priorityClassName);
     this.priorityClassName = props.priorityClassName;
+
+    if (props.reviewFailOn !== undefined && !Object.values(Severity).includes(props.reviewFailOn)) {
+      fail(this, `reviewFailOn "${props.reviewFailOn}" is not one of ${Object.values(Severity).join(', ')}`);
+    }
 
     // rollout
     this.updateStrategy = props.updateStrategy ?? AgentUpdateStrategy.rollingUpdate();
@@ -458,6 +482,8 @@ export class NodeAgent extends Construct {
       },
       spec: Lazy.any({ produce: () => this.renderSpec() }),
     });
+    // the acknowledgements that apply to the agent travel with its manifest, for reviews of the YAML.
+    this.daemonSet.metadata.addAnnotation(Acknowledgements.ANNOTATION, Lazy.any({ produce: () => this.acknowledgementsAnnotation() }) as any);
     // rendered at synth, so privileges added after construction are recorded too; left out when empty.
     this.daemonSet.metadata.addAnnotation(HostAccessReasons.ANNOTATION, Lazy.any({ produce: () => this.reasonsAnnotation() }) as any);
 
@@ -508,13 +534,17 @@ export class NodeAgent extends Construct {
   /** adds an init container (run in order, before the agent). */
   public addInitContainer(props: AgentContainerProps): void {
     this.checkContainerName(props?.name, 'initContainers');
-    this.initContainers.push(new AgentContainer(this, props.name, ContainerRole.INIT, props, this.props.allowedRegistries));
+    const container = new AgentContainer(this, props.name, ContainerRole.INIT, props, this.props.allowedRegistries);
+    this.mountConfigInto(container, props.configMountPath, 'initContainers');
+    this.initContainers.push(container);
   }
 
   /** adds a sidecar container. */
   public addSidecar(props: AgentContainerProps): void {
     this.checkContainerName(props?.name, 'sidecars');
-    this.sidecars.push(new AgentContainer(this, props.name, ContainerRole.SIDECAR, props, this.props.allowedRegistries));
+    const container = new AgentContainer(this, props.name, ContainerRole.SIDECAR, props, this.props.allowedRegistries);
+    this.mountConfigInto(container, props.configMountPath, 'sidecars');
+    this.sidecars.push(container);
   }
 
   /** grants the ServiceAccount a cluster-wide RBAC rule (creates the ClusterRole and its binding). */
@@ -543,7 +573,31 @@ export class NodeAgent extends Construct {
     this.extraReasons.push({ ...reason, reason: reason.reason.trim() });
   }
 
+  /**
+   * Acknowledges a security-review finding for this agent, with the reason it is accepted. The finding
+   * stays in the review, marked acknowledged, and no longer fails the synth.
+   *
+   * @param rule the rule ID, e.g. `NA-PRIORITY-CLASS`
+   * @param reason one line saying why the finding is accepted
+   * @param container accept only the findings about this container (e.g. an installer init container)
+   * instead of every finding of the rule
+   */
+  public acknowledge(rule: string, reason: string, container?: string): void {
+    SecurityCheck.acknowledge(this, rule, reason, container);
+  }
+
   // ---------------------------------------------------------------- queries
+
+  /**
+   * The security review of the agent's rendered objects (JSON patches included), with the default
+   * rule packs and the acknowledgements that apply to it.
+   */
+  public review(): ReviewReport {
+    return SecurityReview.review(this.renderedObjects(), {
+      podSecurityVersion: this.podSecurityVersion,
+      allowedRegistries: this.props.allowedRegistries,
+    });
+  }
 
   /** every host privilege the agent takes, with its reason, as recorded on the DaemonSet. */
   public get hostAccessReasons(): HostAccessReason[] {
@@ -592,6 +646,18 @@ export class NodeAgent extends Construct {
   private reasonsAnnotation(): string | undefined {
     const reasons = this.hostAccessReasons;
     return reasons.length > 0 ? HostAccessReasons.format(reasons) : undefined;
+  }
+
+  private acknowledgementsAnnotation(): string | undefined {
+    const acks = SecurityCheck.acknowledgementsOf(this);
+    return acks.length > 0 ? Acknowledgements.format(acks) : undefined;
+  }
+
+  /** the agent's own objects as rendered, for the review: its workload and the context the rules read. */
+  private renderedObjects(): any[] {
+    return this.node.findAll().filter((c): c is ApiObject => ApiObject.isApiObject(c))
+      .concat(this.namespaceObject ? [this.namespaceObject] : [])
+      .map((o) => o.toJson());
   }
 
   private renderedPodSpec(): any {
@@ -739,6 +805,17 @@ export class NodeAgent extends Construct {
 
   // ---------------------------------------------------------------- validation
 
+  /** mounts the config files into an init container or sidecar that asks for them. */
+  private mountConfigInto(container: AgentContainer, mountPath: string | undefined, field: string): void {
+    if (mountPath === undefined) return;
+    const where = `${field}[${container.name}].configMountPath`;
+    if (this.props.configFiles === undefined) {
+      fail(this, `${where} is set but the agent has no configFiles: give configFiles, or remove configMountPath`);
+    }
+    checkAbsolutePath(this, where, mountPath);
+    container.addVolumeMount('config', mountPath);
+  }
+
   private checkContainerName(name: string | undefined, field: string): void {
     if (typeof name !== 'string') fail(this, `${field}: every container needs a name`);
     const taken = [this.main?.name, ...this.initContainers.map((c) => c.name), ...this.sidecars.map((c) => c.name)];
@@ -820,6 +897,12 @@ export class NodeAgent extends Construct {
       if (c.bidirectionalMounts().length > 0 && !c.privileged) {
         errors.push(`container "${c.name}" mounts ${c.bidirectionalMounts().join(', ')} with Bidirectional propagation, which Kubernetes allows only in privileged containers: set privileged: { reason } on it, or use MountPropagation.HOST_TO_CONTAINER`);
       }
+    }
+    if (errors.length > 0) return errors;
+
+    const threshold = this.props.reviewFailOn ?? Severity.HIGH;
+    for (const f of SecurityReview.openFindings(this.review(), threshold)) {
+      errors.push(`security review: [${f.severity}] ${f.rule}: ${f.message}. Fix: ${f.fix}; or, if it is accepted, agent.acknowledge('${f.rule}', 'reason') (findings at or above ${threshold} fail the synth: reviewFailOn)`);
     }
     return errors;
   }

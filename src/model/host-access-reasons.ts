@@ -90,7 +90,9 @@ export class HostAccessReasons {
       if (!item || typeof item !== 'object' || !known.has(item.type) || typeof item.detail !== 'string' || typeof item.reason !== 'string') {
         throw new Error(`annotation ${HostAccessReasons.ANNOTATION}: entry ${i} must be {type, detail, reason} with type one of ${[...known].join(', ')}, got ${JSON.stringify(item)}`);
       }
-      return dropUndefined({ type: item.type as HostAccessType, detail: item.detail, container: item.container, reason: item.reason }) as HostAccessReason;
+      return dropUndefined({
+        type: item.type as HostAccessType, detail: item.detail, container: item.container, reason: item.reason,
+      }) as HostAccessReason;
     });
   }
 
@@ -100,7 +102,8 @@ export class HostAccessReasons {
    * A reason recorded without a container applies to every container.
    */
   public static find(reasons: HostAccessReason[], type: HostAccessType, detail: string, container?: string): HostAccessReason | undefined {
-    return reasons.find((r) => r.type === type && r.detail === detail && (r.container === undefined || container === undefined || r.container === container));
+    return reasons.find((r) => r.type === type && r.detail === detail
+      && (r.container === undefined || container === undefined || r.container === container));
   }
 }
 

@@ -191,7 +191,8 @@ export class HostRisk {
    * Assesses mounting a host path.
    *
    * The path is normalised (`HostAccess.normalizePath`; `/var/run` is read as `/run`) and matched to the catalogue entry
-   * with the longest prefix, by whole path segments. A directory is at least as risky as anything the catalogue lists
+   * with the longest prefix, by whole path segments (the entry for `/` applies to `/` alone; a path no entry covers is
+   * medium read-only and high read-write). A directory is at least as risky as anything the catalogue lists
    * below it: mounting `/run` read-only exposes the container runtime sockets under it. The socket of a container runtime
    * is critical even read-only, because a read-only mount does not stop a process from connecting to a socket.
    *
@@ -210,8 +211,9 @@ export class HostRisk {
     if (!normalized.startsWith('/')) return result(pick(UNKNOWN_PATH, readOnly), UNKNOWN_PATH.alternative);
 
     const posix = PATH_CATALOGUE.filter((e) => e.path.startsWith('/'));
+    // the entry for / describes mounting the whole filesystem: it is no prefix of other paths.
     const own = posix
-      .filter((e) => isWithin(normalized, e.path))
+      .filter((e) => (e.path === '/' ? normalized === '/' : isWithin(normalized, e.path)))
       .sort((a, b) => b.path.length - a.path.length)[0];
     let base: { text: RiskText; alternative: string; matched?: string };
     if (!own) {

@@ -1,2 +1,5 @@
-// re-exports only
-export {};
+export * from './log-collector';
+export * from './node-monitor';
+export * from './cni-plugin';
+export * from './csi-node-plugin';
+export * from './security-agent';

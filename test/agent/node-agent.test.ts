@@ -2,7 +2,7 @@ import { ApiObject, App, Chart, Duration, JsonPatch, Size, Testing } from 'cdk8s
 import { Capability, Cpu, DnsPolicy, HostPathVolumeType, MountPropagation, PercentOrAbsolute, Protocol, TaintEffect } from 'cdk8s-plus-28';
 import {
   AgentProbe, AgentUpdateStrategy, HostAccessReasons, HostAccessType, HostMount, NodeAgent, NodeAgentProps,
-  NodeRequirement, PodSecurityLevel, Toleration,
+  NodeRequirement, PodSecurityLevel, SecurityCheck, Severity, Toleration,
 } from '../../src';
 import { synthValid } from '../util/k8s-schema';
 
@@ -12,10 +12,14 @@ function chart(namespace?: string): Chart {
   return new Chart(Testing.app(), 'test', { namespace });
 }
 
-/** synthesizes one agent and returns its manifests, validated strictly. */
-function synth(props: Partial<NodeAgentProps> = {}, id = 'node-agent'): any[] {
+/**
+ * synthesizes one agent and returns its manifests, validated strictly. `acknowledged` lists review rules
+ * whose findings the test accepts (critical findings, e.g. of privileged agents, fail the synth otherwise).
+ */
+function synth(props: Partial<NodeAgentProps> = {}, acknowledged: string[] = []): any[] {
   const c = chart();
-  new NodeAgent(c, id, { image, ...props });
+  const agent = new NodeAgent(c, 'node-agent', { image, ...props });
+  for (const rule of acknowledged) agent.acknowledge(rule, 'accepted in this test');
   return synthValid(c);
 }
 
@@ -372,10 +376,13 @@ describe('host access', () => {
     expect(reasons(manifests)).toEqual([{ type: 'hostPath', detail: '/var/log (read-only)', container: 'agent', reason: 'tails logs' }]);
   });
 
-  test('a read-only mount needs no reason', () => {
-    const manifests = synth({ hostMounts: [HostMount.readOnly('/proc', { mountPath: '/host/proc', type: HostPathVolumeType.DIRECTORY })] });
-    expect(mainContainer(manifests).volumeMounts).toEqual([{ name: 'host-proc', mountPath: '/host/proc', readOnly: true }]);
+  test('a low-risk read-only mount needs no reason; a high-risk one is held by the review until explained', () => {
+    const manifests = synth({ hostMounts: [HostMount.readOnly('/var/lib/node-agent', { mountPath: '/state', type: HostPathVolumeType.DIRECTORY })] });
+    expect(mainContainer(manifests).volumeMounts).toEqual([{ name: 'host-var-lib-node-agent', mountPath: '/state', readOnly: true }]);
     expect(find(manifests, 'DaemonSet').metadata.annotations).toBeUndefined();
+    const proc = (reason?: string) => synth({ hostMounts: [HostMount.readOnly('/proc', { mountPath: '/host/proc', reason })] });
+    expect(() => proc()).toThrow(/security review: \[high\] NA-HOST-ACCESS-REASON: .*hostPath \/proc \(read-only\)/);
+    expect(reasons(proc('reads process metrics'))).toEqual([{ type: 'hostPath', detail: '/proc (read-only)', container: 'agent', reason: 'reads process metrics' }]);
   });
 
   test('a writable mount carries its reason into the annotation', () => {
@@ -388,14 +395,17 @@ describe('host access', () => {
   });
 
   test('HostToContainer propagation is rendered', () => {
-    const manifests = synth({ hostMounts: [HostMount.readOnly('/', { mountPath: '/host/root', propagation: MountPropagation.HOST_TO_CONTAINER })] });
-    expect(mainContainer(manifests).volumeMounts[0]).toEqual({ name: 'host-root', mountPath: '/host/root', readOnly: true, mountPropagation: 'HostToContainer' });
+    const manifests = synth({ hostMounts: [HostMount.readOnly('/sys', { mountPath: '/host/sys', propagation: MountPropagation.HOST_TO_CONTAINER, reason: 'reads hardware metrics' })] });
+    expect(mainContainer(manifests).volumeMounts[0]).toEqual({ name: 'host-sys', mountPath: '/host/sys', readOnly: true, mountPropagation: 'HostToContainer' });
   });
 
   test('Bidirectional propagation needs privileged', () => {
     const bidi = HostMount.readWrite('/var/lib/kubelet', 'publishes volumes', { propagation: MountPropagation.BIDIRECTIONAL });
     expect(() => synth({ hostMounts: [bidi] })).toThrow(/Bidirectional propagation, which Kubernetes allows only in privileged containers/);
-    const manifests = synth({ hostMounts: [bidi], privileged: { reason: 'Bidirectional mount propagation for volume publishing' } });
+    const manifests = synth(
+      { hostMounts: [bidi], privileged: { reason: 'Bidirectional mount propagation for volume publishing' } },
+      ['NA-PRIVILEGED', 'PSS-BASELINE-privileged', 'NA-HOSTPATH-SENSITIVE'],
+    );
     const sc = mainContainer(manifests).securityContext;
     expect(sc.privileged).toBe(true);
     expect(sc.allowPrivilegeEscalation).toBeUndefined();
@@ -491,7 +501,7 @@ describe('host access', () => {
   });
 
   test('privileged output is accepted by the API server: no allowPrivilegeEscalation=false beside privileged', () => {
-    const manifests = synth({ privileged: { reason: 'loads a kernel module' } });
+    const manifests = synth({ privileged: { reason: 'loads a kernel module' } }, ['NA-PRIVILEGED', 'PSS-BASELINE-privileged']);
     const sc = mainContainer(manifests).securityContext;
     expect(sc.privileged).toBe(true);
     expect('allowPrivilegeEscalation' in sc).toBe(false);
@@ -509,6 +519,51 @@ describe('host access', () => {
     const labels = find(synth({ podSecurityVersion: '1.32' }), 'Namespace').metadata.labels;
     expect(labels['pod-security.kubernetes.io/enforce-version']).toEqual('v1.32');
     expect(labels['pod-security.kubernetes.io/warn-version']).toEqual('v1.32');
+  });
+});
+
+describe('security review at synth', () => {
+  test('a privileged agent fails synth until its critical findings are acknowledged, with the construct path', () => {
+    expect(() => synth({ privileged: { reason: 'loads a kernel module' } })).toThrow(/\[test\/node-agent\] security review: \[critical\] NA-PRIVILEGED: .*agent.acknowledge\('NA-PRIVILEGED', 'reason'\)/);
+  });
+
+  test('acknowledgements are recorded on the DaemonSet and shown in the review', () => {
+    const c = chart();
+    const agent = new NodeAgent(c, 'node-agent', { image, privileged: { reason: 'loads a kernel module' } });
+    agent.acknowledge('NA-PRIVILEGED', 'the kernel module driver needs it');
+    agent.acknowledge('PSS-BASELINE-privileged', 'the kernel module driver needs it');
+    const ds = find(synthValid(c), 'DaemonSet');
+    expect(JSON.parse(ds.metadata.annotations['node-agents.cdk8s.io/acknowledged'])).toEqual([
+      { rule: 'NA-PRIVILEGED', reason: 'the kernel module driver needs it' },
+      { rule: 'PSS-BASELINE-privileged', reason: 'the kernel module driver needs it' },
+    ]);
+    const findings = agent.review().workloads[0].findings.filter((f) => f.rule === 'NA-PRIVILEGED');
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toMatchObject({ acknowledged: true, acknowledgedReason: 'the kernel module driver needs it' });
+  });
+
+  test('acknowledgements on a parent construct are inherited', () => {
+    const c = chart();
+    SecurityCheck.acknowledge(c, 'NA-PRIVILEGED', 'every agent of this chart is a privileged driver');
+    SecurityCheck.acknowledge(c, 'PSS-BASELINE-privileged', 'every agent of this chart is a privileged driver');
+    new NodeAgent(c, 'node-agent', { image, privileged: { reason: 'loads a kernel module' } });
+    expect(() => synthValid(c)).not.toThrow();
+  });
+
+  test('reviewFailOn sets the threshold', () => {
+    expect(() => synth({ privileged: { reason: 'x y z' }, reviewFailOn: Severity.CRITICAL })).toThrow(/NA-PRIVILEGED/);
+    // the default agent has only low-severity hygiene findings at most
+    expect(() => synth({ reviewFailOn: Severity.MEDIUM })).toThrow(/security review: \[medium\]/);
+    expect(() => synth({ reviewFailOn: 'urgent' as any })).toThrow(/reviewFailOn "urgent" is not one of low, medium, high, critical/);
+  });
+
+  test('reasons explain non-critical findings about the privilege they justify', () => {
+    const c = chart();
+    const agent = new NodeAgent(c, 'node-agent', { image, capabilities: [{ capability: Capability.NET_ADMIN, reason: 'programs routes' }] });
+    const findings = agent.review().workloads[0].findings.filter((f) => f.rule === 'NA-CAPABILITIES');
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toMatchObject({ acknowledged: true });
+    expect(findings[0].acknowledgedReason).toContain('programs routes');
   });
 });
 
@@ -619,7 +674,7 @@ describe('runtime', () => {
         hostMounts: [HostMount.readWrite('/opt/cni/bin', 'installs the CNI binaries')],
       }],
       sidecars: [{ name: 'exporter', image: 'registry.example.com/exporter:2.0.0' }],
-    });
+    }, ['NA-HOSTPATH-SENSITIVE']);
     const spec = podSpec(manifests);
     expect(spec.volumes).toEqual([{ name: 'host-opt-cni-bin', hostPath: { path: '/opt/cni/bin', type: 'Directory' } }]);
     expect(spec.initContainers[0].volumeMounts).toEqual([{ name: 'host-opt-cni-bin', mountPath: '/opt/cni/bin' }]);

@@ -389,7 +389,8 @@ describe('properties', () => {
     fc.assert(fc.property(specArb, (s) => {
       const names = ['initContainers', 'containers', 'ephemeralContainers'].flatMap((l) => (s[l] ?? []).map((c: any) => c.name));
       for (const item of HostAccess.of(s)) {
-        const podLevel = [HostAccessType.HOST_PATH, HostAccessType.HOST_NETWORK, HostAccessType.HOST_PID, HostAccessType.HOST_IPC].includes(item.type);
+        const podLevel = [HostAccessType.HOST_PATH, HostAccessType.HOST_NETWORK, HostAccessType.HOST_PID, HostAccessType.HOST_IPC]
+          .includes(item.type);
         if (podLevel) expect(item.container).toBeUndefined();
         else expect(names).toContain(item.container);
       }

@@ -103,8 +103,8 @@ describe('PodSecurity.evaluate: levels (B1)', () => {
   });
 
   test.each([
-    ['capabilities', (p: any, sc: any) => { sc.capabilities.add = ['NET_ADMIN']; }, 'capabilities_restricted', 'capabilities_baseline'],
-    ['seccomp', (p: any, sc: any) => { sc.seccompProfile = { type: 'Unconfined' }; }, 'seccompProfile_restricted', 'seccompProfile_baseline'],
+    ['capabilities', (_p: any, sc: any) => { sc.capabilities.add = ['NET_ADMIN']; }, 'capabilities_restricted', 'capabilities_baseline'],
+    ['seccomp', (_p: any, sc: any) => { sc.seccompProfile = { type: 'Unconfined' }; }, 'seccompProfile_restricted', 'seccompProfile_baseline'],
   ])('override for %s: the restricted profile reports %s, not %s', (_name, change, restrictedCheck, baselineCheck) => {
     const s = spec(change);
     const atRestricted = checksOf(PodSecurity.violationsAt(s, PodSecurityLevel.RESTRICTED));
@@ -114,7 +114,7 @@ describe('PodSecurity.evaluate: levels (B1)', () => {
   });
 
   test('procMount_restricted replaces procMount at restricted level from 1.35 only', () => {
-    const s = spec((p, sc) => { sc.procMount = 'Unmasked'; });
+    const s = spec((_p, sc) => { sc.procMount = 'Unmasked'; });
     expect(checksOf(PodSecurity.violationsAt(s, PodSecurityLevel.RESTRICTED, { version: '1.34' }))).toEqual(['procMount']);
     expect(checksOf(PodSecurity.violationsAt(s, PodSecurityLevel.RESTRICTED, { version: '1.35' }))).toEqual(['procMount_restricted']);
     expect(failedChecks(s, { version: '1.34' })).toEqual(['procMount']);
@@ -147,7 +147,7 @@ describe('PodSecurity.evaluate: levels (B1)', () => {
 describe('windowsHostProcess', () => {
   test.each([
     ['pod', (p: any) => { p.securityContext.windowsOptions = { hostProcess: true }; }, 'hostProcess (pod must not set securityContext.windowsOptions.hostProcess=true)'],
-    ['container', (p: any, sc: any) => { sc.windowsOptions = { hostProcess: true }; }, 'hostProcess (container "agent" must not set securityContext.windowsOptions.hostProcess=true)'],
+    ['container', (_p: any, sc: any) => { sc.windowsOptions = { hostProcess: true }; }, 'hostProcess (container "agent" must not set securityContext.windowsOptions.hostProcess=true)'],
     ['both', (p: any, sc: any) => { p.securityContext.windowsOptions = { hostProcess: true }; sc.windowsOptions = { hostProcess: true }; },
       'hostProcess (pod and container "agent" must not set securityContext.windowsOptions.hostProcess=true)'],
   ])('hostProcess: true on the %s fails baseline', (_w, change, message) => {
@@ -182,20 +182,20 @@ describe('hostNamespaces', () => {
 
 describe('privileged', () => {
   test('privileged: true fails only the privileged check (B4)', () => {
-    const s = spec((p, sc) => { sc.privileged = true; });
+    const s = spec((_p, sc) => { sc.privileged = true; });
     const r = evaluate(s);
     expect(r.level).toBe(PodSecurityLevel.PRIVILEGED);
     expect(checksOf(r.violations)).toEqual(['privileged']);
   });
 
   test('several containers are named together', () => {
-    const s = spec((p, sc) => { sc.privileged = true; });
+    const s = spec((_p, sc) => { sc.privileged = true; });
     s.initContainers = [{ name: 'init', image: 'x', securityContext: { ...s.containers[0].securityContext } }];
     expect(messageOf(s, 'privileged')).toBe('privileged (containers "init", "agent" must not set securityContext.privileged=true)');
   });
 
   test('privileged: false passes', () => {
-    expect(evaluate(spec((p, sc) => { sc.privileged = false; })).level).toBe(PodSecurityLevel.RESTRICTED);
+    expect(evaluate(spec((_p, sc) => { sc.privileged = false; })).level).toBe(PodSecurityLevel.RESTRICTED);
   });
 });
 
@@ -210,13 +210,13 @@ describe('capabilities_baseline', () => {
 
   test.each(['CAP_CHOWN', 'chown', 'Chown', 'NET_RAW', 'NET_ADMIN', 'SYS_PTRACE', 'SYS_ADMIN', 'BPF', 'PERFMON', 'SYS_MODULE', 'ALL', 'all'])(
     'adding %s fails baseline (exact, case-sensitive compare)', (cap) => {
-      const s = spec((p, sc) => { sc.capabilities.add = [cap]; });
+      const s = spec((_p, sc) => { sc.capabilities.add = [cap]; });
       expect(evaluate(s).level).toBe(PodSecurityLevel.PRIVILEGED);
       expect(messageOf(s, 'capabilities_baseline')).toBe(`non-default capabilities (container "agent" must not include "${cap}" in securityContext.capabilities.add)`);
     });
 
   test('the forbidden names are listed once, sorted', () => {
-    const s = spec((p, sc) => { sc.capabilities.add = ['SYS_PTRACE', 'NET_ADMIN', 'CHOWN', 'NET_ADMIN']; });
+    const s = spec((_p, sc) => { sc.capabilities.add = ['SYS_PTRACE', 'NET_ADMIN', 'CHOWN', 'NET_ADMIN']; });
     expect(messageOf(s, 'capabilities_baseline')).toBe('non-default capabilities (container "agent" must not include "NET_ADMIN", "SYS_PTRACE" in securityContext.capabilities.add)');
   });
 
@@ -272,7 +272,7 @@ describe('hostPorts', () => {
 
 describe('appArmorProfile', () => {
   test.each(ALL_VERSIONS)('an Unconfined profile type fails baseline at %s (checked at every version)', (version) => {
-    const s = spec((p, sc) => { sc.appArmorProfile = { type: 'Unconfined' }; });
+    const s = spec((_p, sc) => { sc.appArmorProfile = { type: 'Unconfined' }; });
     expect(evaluate(s, { version }).level).toBe(PodSecurityLevel.PRIVILEGED);
     expect(messageOf(s, 'appArmorProfile', { version })).toBe(
       'forbidden AppArmor profile (container "agent" must not set securityContext.appArmorProfile.type to "Unconfined")',
@@ -315,7 +315,7 @@ describe('appArmorProfile', () => {
   });
 
   test('field and annotation failures are reported together', () => {
-    const s = spec((p, sc) => { sc.appArmorProfile = { type: 'Unconfined' }; });
+    const s = spec((_p, sc) => { sc.appArmorProfile = { type: 'Unconfined' }; });
     const annotations = { 'container.apparmor.security.beta.kubernetes.io/agent': 'unconfined' };
     expect(messageOf(s, 'appArmorProfile', { annotations })).toBe(
       'forbidden AppArmor profiles (container "agent" must not set securityContext.appArmorProfile.type to "Unconfined"; ' +
@@ -337,11 +337,11 @@ describe('seLinuxOptions', () => {
     ['1.31', PodSecurityLevel.RESTRICTED],
     ['latest', PodSecurityLevel.RESTRICTED],
   ])('container_engine_t at %s: %s', (version, level) => {
-    expect(evaluate(spec((p, sc) => { sc.seLinuxOptions = { type: 'container_engine_t' }; }), { version }).level).toBe(level);
+    expect(evaluate(spec((_p, sc) => { sc.seLinuxOptions = { type: 'container_engine_t' }; }), { version }).level).toBe(level);
   });
 
   test('a forbidden type fails with PSA\'s message', () => {
-    const s = spec((p, sc) => { sc.seLinuxOptions = { type: 'spc_t' }; });
+    const s = spec((_p, sc) => { sc.seLinuxOptions = { type: 'spc_t' }; });
     expect(messageOf(s, 'seLinuxOptions')).toBe('seLinuxOptions (container "agent" set forbidden securityContext.seLinuxOptions: type "spc_t")');
   });
 
@@ -352,16 +352,16 @@ describe('seLinuxOptions', () => {
   });
 
   test('level is not restricted', () => {
-    expect(evaluate(spec((p, sc) => { sc.seLinuxOptions = { level: 's0:c123,c456' }; })).level).toBe(PodSecurityLevel.RESTRICTED);
+    expect(evaluate(spec((_p, sc) => { sc.seLinuxOptions = { level: 's0:c123,c456' }; })).level).toBe(PodSecurityLevel.RESTRICTED);
   });
 });
 
 describe('procMount', () => {
   test('Unmasked fails baseline; Default passes', () => {
-    const bad = spec((p, sc) => { sc.procMount = 'Unmasked'; });
+    const bad = spec((_p, sc) => { sc.procMount = 'Unmasked'; });
     expect(evaluate(bad).level).toBe(PodSecurityLevel.PRIVILEGED);
     expect(messageOf(bad, 'procMount')).toBe('procMount (container "agent" must not set securityContext.procMount to "Unmasked")');
-    expect(evaluate(spec((p, sc) => { sc.procMount = 'Default'; })).level).toBe(PodSecurityLevel.RESTRICTED);
+    expect(evaluate(spec((_p, sc) => { sc.procMount = 'Default'; })).level).toBe(PodSecurityLevel.RESTRICTED);
   });
 
   test.each([
@@ -386,12 +386,12 @@ describe('seccompProfile_baseline', () => {
   });
 
   test('a container-level Unconfined fails', () => {
-    const s = spec((p, sc) => { sc.seccompProfile = { type: 'Unconfined' }; });
+    const s = spec((_p, sc) => { sc.seccompProfile = { type: 'Unconfined' }; });
     expect(messageOf(s, 'seccompProfile_baseline')).toBe('seccompProfile (container "agent" must not set securityContext.seccompProfile.type to "Unconfined")');
   });
 
   test.each(['RuntimeDefault', 'Localhost'])('%s passes; unset passes at baseline', (type) => {
-    expect(failedChecks(spec((p, sc) => { sc.seccompProfile = { type }; }))).toEqual([]);
+    expect(failedChecks(spec((_p, sc) => { sc.seccompProfile = { type }; }))).toEqual([]);
     expect(failedChecks({ containers: [{ name: 'a' }] })).not.toContain('seccompProfile_baseline');
   });
 });
@@ -404,7 +404,9 @@ describe('sysctls', () => {
     ['1.32', ['net.ipv4.tcp_rmem', 'net.ipv4.tcp_wmem']],
     ['1.37', ['net.ipv4.tcp_slow_start_after_idle', 'net.ipv4.tcp_notsent_lowat']],
   ];
-  const cases = GROUPS.flatMap(([since, names]) => names.flatMap((name) => ALL_VERSIONS.map((version) => [name, version, minorOf(version) >= minorOf(since)] as const)));
+  const cases = GROUPS.flatMap(([since, names]) => names.flatMap(
+    (name) => ALL_VERSIONS.map((version) => [name, version, minorOf(version) >= minorOf(since)] as const),
+  ));
 
   test.each(cases)('%s at %s allowed: %s', (name, version, allowed) => {
     const s = spec((p) => { p.securityContext.sysctls = [{ name, value: '1' }]; });
@@ -514,7 +516,7 @@ describe('restrictedVolumes', () => {
 
 describe('allowPrivilegeEscalation', () => {
   test.each([[undefined], [true]])('allowPrivilegeEscalation %s fails', (value) => {
-    const s = spec((p, sc) => { if (value === undefined) delete sc.allowPrivilegeEscalation; else sc.allowPrivilegeEscalation = value; });
+    const s = spec((_p, sc) => { if (value === undefined) delete sc.allowPrivilegeEscalation; else sc.allowPrivilegeEscalation = value; });
     const r = evaluate(s);
     expect(r.level).toBe(PodSecurityLevel.BASELINE);
     expect(r.violations).toEqual([{
@@ -573,7 +575,7 @@ describe('runAsNonRoot', () => {
 describe('runAsUser', () => {
   test.each([
     ['pod', (p: any) => { p.securityContext.runAsUser = 0; }, 'runAsUser=0 (pod must not set runAsUser=0)'],
-    ['container', (p: any, sc: any) => { sc.runAsUser = 0; }, 'runAsUser=0 (container "agent" must not set runAsUser=0)'],
+    ['container', (_p: any, sc: any) => { sc.runAsUser = 0; }, 'runAsUser=0 (container "agent" must not set runAsUser=0)'],
     ['both', (p: any, sc: any) => { p.securityContext.runAsUser = 0; sc.runAsUser = 0; }, 'runAsUser=0 (pod and container "agent" must not set runAsUser=0)'],
   ])('runAsUser 0 on the %s fails restricted', (_w, change, message) => {
     const r = evaluate(spec(change));
@@ -642,12 +644,12 @@ describe('capabilities_restricted', () => {
   });
 
   test('drop containing ALL among others passes; add NET_BIND_SERVICE passes', () => {
-    const s = spec((p, sc) => { sc.capabilities = { drop: ['NET_RAW', 'ALL'], add: ['NET_BIND_SERVICE'] }; });
+    const s = spec((_p, sc) => { sc.capabilities = { drop: ['NET_RAW', 'ALL'], add: ['NET_BIND_SERVICE'] }; });
     expect(evaluate(s).level).toBe(PodSecurityLevel.RESTRICTED);
   });
 
   test.each(['CHOWN', 'SETUID', 'KILL'])('adding the baseline-allowed %s fails restricted', (cap) => {
-    const r = evaluate(spec((p, sc) => { sc.capabilities.add = [cap]; }));
+    const r = evaluate(spec((_p, sc) => { sc.capabilities.add = [cap]; }));
     expect(r.level).toBe(PodSecurityLevel.BASELINE);
     expect(r.violations).toEqual([{
       level: PodSecurityLevel.RESTRICTED,
@@ -657,7 +659,7 @@ describe('capabilities_restricted', () => {
   });
 
   test('both problems are reported in one message', () => {
-    const s = spec((p, sc) => { sc.capabilities = { add: ['CHOWN'] }; });
+    const s = spec((_p, sc) => { sc.capabilities = { add: ['CHOWN'] }; });
     expect(messageOf(s, 'capabilities_restricted')).toBe(
       'unrestricted capabilities (container "agent" must set securityContext.capabilities.drop=["ALL"]; ' +
       'container "agent" must not include "CHOWN" in securityContext.capabilities.add)',
@@ -681,7 +683,7 @@ describe('procMount_restricted', () => {
   });
 
   test('does not exist before 1.35', () => {
-    expect(failedChecks(spec((p, sc) => { sc.procMount = 'Unmasked'; }), { version: '1.34' })).not.toContain('procMount_restricted');
+    expect(failedChecks(spec((_p, sc) => { sc.procMount = 'Unmasked'; }), { version: '1.34' })).not.toContain('procMount_restricted');
   });
 });
 
@@ -689,7 +691,7 @@ describe('procMount_restricted', () => {
 
 describe('fields the standards do not act on (B4)', () => {
   test.each([
-    ['readOnlyRootFilesystem: false', (p: any, sc: any) => { sc.readOnlyRootFilesystem = false; }],
+    ['readOnlyRootFilesystem: false', (_p: any, sc: any) => { sc.readOnlyRootFilesystem = false; }],
     ['runAsGroup: 0', (p: any, sc: any) => { sc.runAsGroup = 0; p.securityContext.runAsGroup = 0; }],
     ['fsGroup: 0', (p: any) => { p.securityContext.fsGroup = 0; }],
     ['supplementalGroups: [0]', (p: any) => { p.securityContext.supplementalGroups = [0]; }],
@@ -760,7 +762,11 @@ describe('check IDs', () => {
     expect(Object.values(PodSecurityCheck).sort()).toEqual([...BASELINE, ...RESTRICTED].sort());
   });
 
-  test.each(BASELINE.map((c) => [c, PodSecurityLevel.BASELINE] as const).concat(RESTRICTED.map((c) => [c, PodSecurityLevel.RESTRICTED] as const)))(
+  const LEVELS: Array<[string, PodSecurityLevel]> = [
+    ...BASELINE.map((c): [string, PodSecurityLevel] => [c, PodSecurityLevel.BASELINE]),
+    ...RESTRICTED.map((c): [string, PodSecurityLevel] => [c, PodSecurityLevel.RESTRICTED]),
+  ];
+  test.each(LEVELS)(
     '%s belongs to %s', (check, level) => {
       expect(PodSecurity.levelOfCheck(check)).toBe(level);
     });
@@ -780,7 +786,7 @@ describe('input handling', () => {
   });
 
   test('capabilities.add that is not a list is rejected rather than ignored', () => {
-    const s = spec((p, sc) => { sc.capabilities.add = 'SYS_ADMIN'; });
+    const s = spec((_p, sc) => { sc.capabilities.add = 'SYS_ADMIN'; });
     expect(() => PodSecurity.evaluate(s)).toThrow('spec.containers[name=agent].securityContext.capabilities.add must be a list, got "SYS_ADMIN"');
   });
 

@@ -1,0 +1,38 @@
+// Observability agents on every node, each a preset of cdk8s-node-agents with its defaults: a log
+// collector (Fluent Bit) shipping to Loki, a node monitor (node-exporter) and a runtime security agent
+// (Falco, least-privileged modern eBPF). Each agent gets its own namespace, labelled for Pod Security
+// admission, so that the privileges one needs are not granted to the others' namespaces.
+import { App, Chart } from 'cdk8s';
+import { LogCollector, LogOutput, NodeMonitor, SecurityAgent } from 'cdk8s-node-agents';
+import { Construct } from 'constructs';
+
+/** the three observability agents, one namespace each. */
+export class ObservabilityChart extends Chart {
+  /** the log collector. */
+  public readonly logs: LogCollector;
+  /** the node monitor. */
+  public readonly metrics: NodeMonitor;
+  /** the security agent. */
+  public readonly security: SecurityAgent;
+
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    this.logs = new LogCollector(this, 'fluent-bit', {
+      namespace: 'logging',
+      output: LogOutput.loki('http://loki-gateway.logging.svc'),
+    });
+    this.metrics = new NodeMonitor(this, 'node-exporter', { namespace: 'monitoring' });
+    this.security = new SecurityAgent(this, 'falco', { namespace: 'falco' });
+  }
+}
+
+/** builds the app: one chart, one output file. */
+export function buildObservabilityApp(app: App): void {
+  new ObservabilityChart(app, 'observability');
+}
+
+if (require.main === module) {
+  const app = new App();
+  buildObservabilityApp(app);
+  app.synth();
+}

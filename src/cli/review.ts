@@ -1,0 +1,168 @@
+// `cdk8s-node-agents review`: the security review of every workload in a set of manifests (cdk8s output, a
+// third-party chart's rendered output, kubectl get -o yaml).
+
+import { parseArgs } from 'util';
+import { PodSecurity } from '../model';
+import { ReviewPack, Severities, Severity, SecurityReview } from '../review';
+import { CliError, CliIo, Command, EXIT_FAILURE, EXIT_OK, PROGRAM } from './_command';
+import { loadObjects } from './_manifests';
+
+const PACK_IDS = ReviewPack.all().map((p) => p.id);
+const DEFAULT_PACK_IDS = ReviewPack.defaults().map((p) => p.id);
+
+const HELP = `usage: ${PROGRAM} review [--json] [--fail-on SEVERITY] [--pack ID...] [--allowed-registry R...]
+                         [--pod-security-version V] FILE...
+
+Reviews the security of every workload in FILE... (DaemonSet, Deployment, StatefulSet,
+ReplicaSet, Job, CronJob, Pod): its Pod Security level, every host privilege with its risk,
+what an attacker gains through it, the safer alternative and the reason recorded for it,
+and the findings of the rule packs, open and acknowledged. The other objects (Namespaces,
+ServiceAccounts, RBAC) are read as context.
+
+  FILE                      manifests: YAML streams with any kinds (as cdk8s synth or
+                            helm template write) or JSON; List kinds are flattened
+  --json                    print JSON instead of the Markdown report:
+                              { "podSecurityVersion", "packs", "workloads": [{ "kind",
+                                "namespace", "name", "podSecurityLevel",
+                                "hostAccess": [{ "type", "detail", "risk", "container",
+                                  "reason", "attackerGains", "saferAlternative" }],
+                                "findings": [{ "rule", "severity", "message", "fix",
+                                  "container", "field", "acknowledged",
+                                  "acknowledgedReason" }] }] }
+                            type is hostPath, hostNetwork, hostPID, hostIPC, hostPort,
+                            privileged, capability or runAsRoot; detail names the path
+                            (with read-only or read-write), the capability, the port
+                            (9100/TCP) or the container
+  --fail-on SEVERITY        exit 1 when an unacknowledged finding at or above SEVERITY
+                            (${Severities.all().join(', ')}) is open; without it the exit
+                            status ignores findings
+  --pack ID                 run this rule pack instead of the defaults; repeat for more.
+                            Packs: ${PACK_IDS.join(', ')}
+                            (default: ${DEFAULT_PACK_IDS.join(', ')}); see RULES.md
+  --allowed-registry R      images must come from R: a registry host (registry.example.com)
+                            or a host and path prefix (docker.io/falcosecurity); repeat for
+                            more. Default: any registry
+  --pod-security-version V  the Pod Security policy version: 1.25 and later (1.28, v1.34)
+                            or latest. Default: ${PodSecurity.DEFAULT_VERSION}
+  -h, --help                print this help
+
+A finding is accepted, with a reason, in the workload's metadata annotation
+  node-agents.cdk8s.io/acknowledged: '[{"rule": "NA-NAMESPACE", "reason": "..."}]'
+(a "container" key narrows it to one container); it stays in the report, marked
+acknowledged. Reasons for host privileges go in node-agents.cdk8s.io/host-access.
+
+exit status: 0 on success (findings or not, without --fail-on); 1 when --fail-on finds an
+open finding at or above its severity; 2 for bad arguments, unreadable files or invalid
+YAML (one line naming the file).
+
+examples:
+  ${PROGRAM} review dist/*.k8s.yaml
+  helm template fluent-bit fluent/fluent-bit > fluent-bit.yaml
+  ${PROGRAM} review --fail-on high --allowed-registry cr.fluentbit.io fluent-bit.yaml
+`;
+
+interface Options {
+  readonly help: boolean;
+  readonly json: boolean;
+  readonly failOn?: Severity;
+  readonly packs?: ReviewPack[];
+  readonly allowedRegistries?: string[];
+  readonly podSecurityVersion?: string;
+  readonly files: string[];
+}
+
+export const reviewCommand: Command = {
+  name: 'review',
+  summary: 'review the security of every workload in a set of manifests: Pod Security level, host privileges with risk and reason, findings',
+  help: HELP,
+  async run(args: string[], io: CliIo): Promise<number> {
+    const options = parseOptions(args);
+    if (options.help) {
+      io.stdout.write(HELP);
+      return EXIT_OK;
+    }
+    const manifests = options.files.flatMap(loadObjects).map((o) => o.object);
+    const report = SecurityReview.review(manifests, {
+      packs: options.packs,
+      allowedRegistries: options.allowedRegistries,
+      podSecurityVersion: options.podSecurityVersion,
+    });
+    io.stdout.write(options.json ? SecurityReview.toJson(report) : SecurityReview.toMarkdown(report));
+    if (report.workloads.length === 0) io.stderr.write(`note: no workload found in ${options.files.join(', ')}\n`);
+    if (options.failOn === undefined) return EXIT_OK;
+    const open = SecurityReview.openFindings(report, options.failOn);
+    if (open.length === 0) return EXIT_OK;
+    io.stderr.write(`review: ${open.length} open ${open.length === 1 ? 'finding' : 'findings'} at or above ${options.failOn} (--fail-on ${options.failOn})\n`);
+    return EXIT_FAILURE;
+  },
+};
+
+function usageError(what: string): CliError {
+  return new CliError(`review: ${what}; run '${PROGRAM} review --help' for usage`);
+}
+
+function parseOptions(args: string[]): Options {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      options: {
+        'json': { type: 'boolean' },
+        'fail-on': { type: 'string' },
+        'pack': { type: 'string', multiple: true },
+        'allowed-registry': { type: 'string', multiple: true },
+        'pod-security-version': { type: 'string' },
+        'help': { type: 'boolean', short: 'h' },
+      },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (e: any) {
+    const message = String(e.message);
+    const unknown = /^Unknown option '([^']+)'/.exec(message);
+    const what = unknown ? `unknown option ${unknown[1]}` : lowerFirst(message.split('\n')[0].replace(/\.$/, ''));
+    throw usageError(what);
+  }
+  const v = parsed.values;
+  const help = v.help === true;
+  if (help) return { help, json: false, files: [] };
+
+  let failOn: Severity | undefined;
+  if (v['fail-on'] !== undefined) {
+    try {
+      failOn = Severities.parse(v['fail-on']);
+    } catch {
+      throw usageError(`--fail-on must be one of ${Severities.all().join(', ')}, got ${JSON.stringify(v['fail-on'])}`);
+    }
+  }
+  let packs: ReviewPack[] | undefined;
+  if (v.pack !== undefined) {
+    const unknownPack = v.pack.find((id) => !PACK_IDS.includes(id));
+    if (unknownPack !== undefined) throw usageError(`unknown pack ${JSON.stringify(unknownPack)} (--pack takes ${PACK_IDS.join(', ')})`);
+    packs = [...new Set(v.pack)].map((id) => ReviewPack.byId(id));
+  }
+  const registries = v['allowed-registry'];
+  if (registries !== undefined && registries.some((r) => r.trim() === '')) throw usageError('--allowed-registry needs a registry, e.g. registry.example.com');
+  const version = v['pod-security-version'];
+  if (version !== undefined) {
+    try {
+      PodSecurity.versionLabel(version);
+    } catch (e: any) {
+      throw usageError(`--pod-security-version: ${e.message}`);
+    }
+  }
+  if (parsed.positionals.length === 0) throw usageError('missing FILE (the manifests to review, e.g. dist/*.k8s.yaml)');
+  return {
+    help,
+    json: v.json === true,
+    failOn,
+    packs,
+    allowedRegistries: registries,
+    podSecurityVersion: version,
+    files: parsed.positionals,
+  };
+}
+
+function lowerFirst(s: string): string {
+  return s.charAt(0).toLowerCase() + s.slice(1);
+}

@@ -1,0 +1,245 @@
+import { Duration, Size } from 'cdk8s';
+import { Cpu, HostPathVolumeType, MountPropagation } from 'cdk8s-plus-28';
+import { Construct } from 'constructs';
+import { AgentContainerProps, AgentProbe, HostMount, NodeAgent, NodeAgentProps, NodeAgentSettings, Toleration } from '../agent';
+import { acknowledgeDefaults, presetFail, withPresetDefaults, withoutKeys } from '../agent/_preset';
+
+/** where every container of the pod sees the driver's socket directory. */
+const SOCKET_DIR = '/csi';
+/** the port of the livenessprobe sidecar, which checks the driver over its socket. */
+const DRIVER_HEALTH_PORT = 9898;
+/** the port of node-driver-registrar's own health endpoint. */
+const REGISTRAR_HEALTH_PORT = 9809;
+/** why the driver container is privileged. */
+const PRIVILEGED_REASON = 'mounts volumes into pods through /var/lib/kubelet with Bidirectional propagation, which Kubernetes allows only in privileged containers';
+/** a CSI driver name: a DNS subdomain (at most 63 characters, by the CSI spec). */
+const DRIVER_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+/**
+ * Properties for `CsiNodePlugin`.
+ *
+ * Every `NodeAgent` property can be set; each one you set replaces the preset's default for it
+ * entirely (lists and maps included: nothing is merged). The defaults run the Kubernetes CSI
+ * hostpath example driver; for your own driver set `driverName`, `image`, `args` and `hostMounts`
+ * (start from `CsiNodePlugin.standardHostMounts(driverName)`), and `clusterPermissions` if it reads
+ * the API.
+ */
+export interface CsiNodePluginProps extends NodeAgentSettings {
+  /**
+   * The CSI driver's name, as registered with the kubelet (the `CSIDriver` object's name). It names
+   * the plugin directory `/var/lib/kubelet/plugins/<driverName>` that holds the driver's socket.
+   *
+   * @default 'hostpath.csi.k8s.io' - the Kubernetes CSI hostpath example driver, chosen because it is
+   * maintained by SIG Storage next to the sidecars, needs no cloud account and shows the bare
+   * node-plugin pattern; replace it (with `image`, `args` and `hostMounts`) for a real driver
+   */
+  readonly driverName?: string;
+
+  /**
+   * The driver image.
+   *
+   * @default CsiNodePlugin.DEFAULT_IMAGE (the hostpath example driver)
+   */
+  readonly image?: string;
+
+  /**
+   * The node-driver-registrar sidecar image. Ignored when you set `sidecars`.
+   *
+   * @default CsiNodePlugin.DEFAULT_REGISTRAR_IMAGE
+   */
+  readonly registrarImage?: string;
+
+  /**
+   * The livenessprobe sidecar image. Ignored when you set `sidecars`.
+   *
+   * @default CsiNodePlugin.DEFAULT_LIVENESS_PROBE_IMAGE
+   */
+  readonly livenessProbeImage?: string;
+}
+
+/**
+ * A CSI node plugin: the storage driver on every node, with the two standard sidecars, so the
+ * kubelet can stage, mount and unmount the driver's volumes there.
+ *
+ * Defaults (each replaceable through the matching `NodeAgent` property):
+ * - the driver container (`agent`): the hostpath example driver, pinned, with args
+ *   `--drivername=<driverName> --endpoint=unix:///csi/csi.sock --nodeid=$(NODE_NAME)`. It is
+ *   **privileged**, with the reason: it mounts volumes into pods through `/var/lib/kubelet` with
+ *   `Bidirectional` propagation, which Kubernetes allows only in privileged containers (as the EBS
+ *   driver, it keeps a read-only root filesystem). It runs as root, with the reason;
+ * - host mounts of the driver (`CsiNodePlugin.standardHostMounts`): the plugin directory
+ *   `/var/lib/kubelet/plugins/<driverName>` (DirectoryOrCreate, read-write, at `/csi`) where it
+ *   creates its socket; `/var/lib/kubelet` (Directory, read-write, Bidirectional); `/dev`
+ *   (Directory, **read-only**: device I/O works through a read-only mount, only creating device
+ *   nodes does not); plus, for the hostpath driver, its data directory `/var/lib/csi-hostpath-data`;
+ * - sidecars `node-driver-registrar` (registers the driver's socket with the kubelet through
+ *   `/var/lib/kubelet/plugins_registry`, type Directory) and `liveness-probe` (serves the driver's
+ *   health on port 9898), both pinned `registry.k8s.io/sig-storage` images and hardened: read-only
+ *   root filesystem, every capability dropped, no privilege escalation, seccomp `RuntimeDefault`,
+ *   the plugin directory read-only. They run as **UID 0** (without capabilities), with the reason:
+ *   the registrar must create its socket in the kubelet's root-owned `plugins_registry` directory
+ *   and both connect to the driver's root-owned socket, which fails for any other UID
+ *   (spiffe/helm-charts-hardened#955, aws-efs-csi-driver#1001);
+ * - `system-node-critical` priority, so the plugin is never the pod left Pending on a full node;
+ * - tolerates every taint (`Toleration.everything()`): the plugin must keep running on nodes being
+ *   drained, after the workloads are evicted, to unstage and unmount their volumes (aws-ebs-csi-driver
+ *   PR #2165);
+ * - no RBAC and no ServiceAccount token (the hostpath driver does not read the API);
+ * - liveness and readiness `GET /healthz` on port 9898 through the livenessprobe sidecar; the
+ *   registrar has its own probes on 9809, the livenessprobe sidecar TCP probes on 9898;
+ * - requests 10m CPU and 64Mi memory, memory limit 256Mi for the driver; 10m and 32Mi, limit 64Mi,
+ *   for each sidecar;
+ * - security review: the findings its defaults cause (the privileged driver, and writing under
+ *   `/var/lib/kubelet`) are acknowledged for the driver container, each with the reason, while the
+ *   props that cause them (`privileged`, `hostMounts`) keep their defaults.
+ *
+ * @see https://kubernetes-csi.github.io/docs/deploying.html
+ */
+export class CsiNodePlugin extends NodeAgent {
+  /** the driver image used unless `image` is set: the Kubernetes CSI hostpath example driver. */
+  public static readonly DEFAULT_IMAGE = 'registry.k8s.io/sig-storage/hostpathplugin:v1.17.0';
+  /** the node-driver-registrar image used unless `registrarImage` is set. */
+  public static readonly DEFAULT_REGISTRAR_IMAGE = 'registry.k8s.io/sig-storage/csi-node-driver-registrar:v2.15.0';
+  /** the livenessprobe image used unless `livenessProbeImage` is set. */
+  public static readonly DEFAULT_LIVENESS_PROBE_IMAGE = 'registry.k8s.io/sig-storage/livenessprobe:v2.17.0';
+  /** the driver name used unless `driverName` is set. */
+  public static readonly DEFAULT_DRIVER_NAME = 'hostpath.csi.k8s.io';
+
+  /**
+   * The host mounts every CSI node plugin's driver container needs: its plugin directory (socket),
+   * `/var/lib/kubelet` with Bidirectional propagation, and `/dev` read-only. Start from these when you
+   * set `hostMounts` for your own driver. The review rates the writable `/var/lib/kubelet` critical:
+   * the preset acknowledges it only for its default `hostMounts`, so acknowledge it yourself
+   * (`plugin.acknowledge('NA-HOSTPATH-SENSITIVE', reason, 'agent')`) when you pass your own.
+   *
+   * @param driverName the CSI driver's name, e.g. `ebs.csi.aws.com`
+   */
+  public static standardHostMounts(driverName: string): HostMount[] {
+    checkDriverName(driverName);
+    return [
+      HostMount.readWrite(pluginDir(driverName), 'creates the CSI socket that the kubelet and the sidecars connect to', {
+        type: HostPathVolumeType.DIRECTORY_OR_CREATE,
+        mountPath: SOCKET_DIR,
+        volumeName: 'plugin-dir',
+      }),
+      HostMount.readWrite('/var/lib/kubelet', 'stages and publishes volumes under the kubelet\'s pod directories; Bidirectional so the kubelet and the pods see those mounts', {
+        type: HostPathVolumeType.DIRECTORY,
+        propagation: MountPropagation.BIDIRECTIONAL,
+        volumeName: 'kubelet-dir',
+      }),
+      HostMount.readOnly('/dev', {
+        type: HostPathVolumeType.DIRECTORY,
+        volumeName: 'device-dir',
+        reason: 'opens the block devices of attached volumes, including ones attached after it started',
+      }),
+    ];
+  }
+
+  private static resolve(scope: Construct, id: string, props: CsiNodePluginProps): NodeAgentProps {
+    const driverName = props.driverName ?? CsiNodePlugin.DEFAULT_DRIVER_NAME;
+    if (!isDriverName(driverName)) presetFail(scope, id, `driverName "${driverName}" is invalid: ${DRIVER_NAME_HINT}`);
+    const socketDir = HostMount.readOnly(pluginDir(driverName), {
+      type: HostPathVolumeType.DIRECTORY_OR_CREATE,
+      mountPath: SOCKET_DIR,
+      volumeName: 'plugin-dir',
+      reason: 'connects to the driver\'s CSI socket',
+    });
+    const sidecarResources = { cpuRequest: Cpu.millis(10), memoryRequest: Size.mebibytes(32), memoryLimit: Size.mebibytes(64) };
+    const registrar: AgentContainerProps = {
+      name: 'node-driver-registrar',
+      image: props.registrarImage ?? CsiNodePlugin.DEFAULT_REGISTRAR_IMAGE,
+      args: [
+        '--v=2',
+        `--csi-address=${SOCKET_DIR}/csi.sock`,
+        `--kubelet-registration-path=${pluginDir(driverName)}/csi.sock`,
+        `--http-endpoint=:${REGISTRAR_HEALTH_PORT}`,
+      ],
+      runAsRoot: { reason: 'creates its registration socket in the kubelet\'s root-owned plugins_registry directory and connects to the driver\'s root-owned socket; every capability is dropped' },
+      hostMounts: [
+        socketDir,
+        HostMount.readWrite('/var/lib/kubelet/plugins_registry', 'creates the registration socket through which the kubelet discovers the driver', {
+          type: HostPathVolumeType.DIRECTORY,
+          mountPath: '/registration',
+          volumeName: 'registration-dir',
+        }),
+      ],
+      ports: [{ name: 'registrar', containerPort: REGISTRAR_HEALTH_PORT }],
+      liveness: AgentProbe.httpGet('/healthz', { port: REGISTRAR_HEALTH_PORT, initialDelay: Duration.seconds(5), timeout: Duration.seconds(3), period: Duration.seconds(10), failureThreshold: 5 }),
+      readiness: AgentProbe.httpGet('/healthz', { port: REGISTRAR_HEALTH_PORT, timeout: Duration.seconds(3), period: Duration.seconds(10) }),
+      resources: sidecarResources,
+    };
+    const livenessProbe: AgentContainerProps = {
+      name: 'liveness-probe',
+      image: props.livenessProbeImage ?? CsiNodePlugin.DEFAULT_LIVENESS_PROBE_IMAGE,
+      args: [`--csi-address=${SOCKET_DIR}/csi.sock`, `--health-port=${DRIVER_HEALTH_PORT}`],
+      runAsRoot: { reason: 'connects to the driver\'s root-owned CSI socket; every capability is dropped' },
+      hostMounts: [socketDir],
+      ports: [{ name: 'healthz', containerPort: DRIVER_HEALTH_PORT }],
+      liveness: AgentProbe.tcpSocket(DRIVER_HEALTH_PORT, { period: Duration.seconds(10) }),
+      readiness: AgentProbe.tcpSocket(DRIVER_HEALTH_PORT, { period: Duration.seconds(10) }),
+      resources: sidecarResources,
+    };
+    const defaults: NodeAgentProps = {
+      image: CsiNodePlugin.DEFAULT_IMAGE,
+      args: [
+        `--drivername=${driverName}`,
+        '--v=2',
+        `--endpoint=unix://${SOCKET_DIR}/csi.sock`,
+        '--nodeid=$(NODE_NAME)',
+      ],
+      privileged: { reason: PRIVILEGED_REASON },
+      runAsRoot: { reason: 'formats and mounts volumes, which only root can do' },
+      hostMounts: [
+        ...CsiNodePlugin.standardHostMounts(driverName),
+        HostMount.readWrite('/var/lib/csi-hostpath-data', 'the hostpath example driver keeps its volumes\' data there', {
+          type: HostPathVolumeType.DIRECTORY_OR_CREATE,
+          mountPath: '/csi-data-dir',
+          volumeName: 'csi-data-dir',
+        }),
+      ],
+      liveness: AgentProbe.httpGet('/healthz', { port: DRIVER_HEALTH_PORT, initialDelay: Duration.seconds(10), timeout: Duration.seconds(3), period: Duration.seconds(10), failureThreshold: 5 }),
+      readiness: AgentProbe.httpGet('/healthz', { port: DRIVER_HEALTH_PORT, timeout: Duration.seconds(3), period: Duration.seconds(5) }),
+      resources: { cpuRequest: Cpu.millis(10), memoryRequest: Size.mebibytes(64), memoryLimit: Size.mebibytes(256) },
+      sidecars: [registrar, livenessProbe],
+      priorityClassName: 'system-node-critical',
+      tolerations: [Toleration.everything()],
+    };
+    return withPresetDefaults(defaults, withoutKeys(props, ['driverName', 'registrarImage', 'livenessProbeImage']));
+  }
+
+  /** the CSI driver's name. */
+  public readonly driverName: string;
+
+  constructor(scope: Construct, id: string, props: CsiNodePluginProps = {}) {
+    super(scope, id, CsiNodePlugin.resolve(scope, id, props));
+    this.driverName = props.driverName ?? CsiNodePlugin.DEFAULT_DRIVER_NAME;
+    acknowledgeDefaults(this, props, [
+      { rule: 'NA-PRIVILEGED', reason: PRIVILEGED_REASON, unless: ['privileged'] },
+      { rule: 'PSS-BASELINE-privileged', reason: PRIVILEGED_REASON, unless: ['privileged'], pod: true },
+      {
+        rule: 'NA-PRIVILEGE-ESCALATION',
+        reason: 'a privileged container can escalate by definition, and the API server rejects allowPrivilegeEscalation: false beside privileged',
+        unless: ['privileged'],
+      },
+      {
+        rule: 'NA-HOSTPATH-SENSITIVE',
+        reason: 'the kubelet has the driver stage and publish volumes under /var/lib/kubelet (Bidirectional) and find its socket under /var/lib/kubelet/plugins; no narrower path works for a CSI node plugin',
+        unless: ['hostMounts'],
+      },
+    ]);
+  }
+}
+
+function pluginDir(driverName: string): string {
+  return `/var/lib/kubelet/plugins/${driverName}`;
+}
+
+const DRIVER_NAME_HINT = 'use at most 63 lowercase letters, digits, \'-\' and \'.\', starting and ending with a letter or digit, e.g. "ebs.csi.aws.com"';
+
+function isDriverName(driverName: string): boolean {
+  return typeof driverName === 'string' && driverName.length <= 63 && DRIVER_NAME.test(driverName);
+}
+
+function checkDriverName(driverName: string): void {
+  if (!isDriverName(driverName)) throw new Error(`CsiNodePlugin: driver name "${driverName}" is invalid: ${DRIVER_NAME_HINT}`);
+}

@@ -1,0 +1,254 @@
+import { Chart, Size } from 'cdk8s';
+import { Cpu, HostPathVolumeType } from 'cdk8s-plus-28';
+import { Construct } from 'constructs';
+import { stringify } from 'yaml';
+import { AgentProbe, HostMount, NodeAgent, NodeAgentProps, NodeAgentSettings, Toleration } from '../agent';
+import { withPresetDefaults, withoutKeys } from '../agent/_preset';
+
+/** the port of Fluent Bit's HTTP server (metrics and health). */
+const HTTP_PORT = 2020;
+
+/** the host directory where Fluent Bit keeps its state: tail positions and the filesystem buffer. */
+const STATE_DIR = '/var/lib/fluent-bit';
+
+/**
+ * Where a `LogCollector` sends the logs it collects: one Fluent Bit output section.
+ *
+ * @example
+ * LogOutput.loki('http://loki-gateway.logging.svc:80');
+ * LogOutput.forward('fluentd.logging.svc', 24224);
+ * LogOutput.custom({ name: 'es', match: 'kube.*', host: 'elasticsearch.logging.svc', port: '9200' });
+ *
+ * @see https://docs.fluentbit.io/manual/pipeline/outputs
+ */
+export class LogOutput {
+  /**
+   * Prints every record to the collector's own standard output, as JSON lines: handy to try the
+   * pipeline out (`kubectl logs`), not meant for production. The collector never tails its own logs,
+   * so this does not loop.
+   */
+  public static stdout(): LogOutput {
+    return new LogOutput({ name: 'stdout', match: '*', format: 'json_lines' });
+  }
+
+  /**
+   * Sends records with the Forward protocol, e.g. to a Fluentd or Fluent Bit aggregator.
+   *
+   * @param host the aggregator's host name, e.g. `fluentd.logging.svc`
+   * @param port the aggregator's Forward port
+   */
+  public static forward(host: string, port: number = 24224): LogOutput {
+    if (typeof host !== 'string' || host.trim() === '' || /\s/.test(host)) {
+      throw new Error(`LogOutput.forward: host "${host}" is not a host name: give the aggregator's address, e.g. "fluentd.logging.svc"`);
+    }
+    checkPort('LogOutput.forward', port);
+    return new LogOutput({ name: 'forward', match: '*', host, port: String(port) });
+  }
+
+  /**
+   * Pushes records to Grafana Loki, labelled with `job=fluent-bit` and the node name, plus the
+   * namespace and container from the Kubernetes metadata.
+   *
+   * @param url the Loki base URL or push URL, e.g. `http://loki-gateway.logging.svc` or
+   * `https://logs.example.com/loki/api/v1/push`; the push path defaults to `/loki/api/v1/push`
+   */
+  public static loki(url: string): LogOutput {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw new Error(`LogOutput.loki: "${url}" is not a URL: give Loki's address, e.g. "http://loki-gateway.logging.svc"`);
+    }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+      throw new Error(`LogOutput.loki: "${url}" must use http or https, got "${parsed.protocol}"`);
+    }
+    if (parsed.username || parsed.password || parsed.search || parsed.hash) {
+      throw new Error(`LogOutput.loki: "${url}" carries credentials, a query or a fragment: give only scheme, host, port and path, and use LogOutput.custom() for authentication (http_user, http_passwd)`);
+    }
+    const tls = parsed.protocol === 'https:';
+    const port = parsed.port !== '' ? parsed.port : tls ? '443' : '80';
+    const uri = parsed.pathname === '/' ? '/loki/api/v1/push' : parsed.pathname;
+    return new LogOutput({
+      name: 'loki',
+      match: '*',
+      host: parsed.hostname,
+      port,
+      uri,
+      tls: tls ? 'on' : 'off',
+      labels: 'job=fluent-bit, node=${NODE_NAME}',
+      label_keys: '$kubernetes[\'namespace_name\'],$kubernetes[\'container_name\']',
+      line_format: 'json',
+    });
+  }
+
+  /**
+   * Any Fluent Bit output, given as the properties of its section (YAML configuration keys, values
+   * as strings). `name` is required; `match` defaults to `*`.
+   *
+   * @param properties e.g. `{ name: 'http', host: 'collector.example.com', port: '443', tls: 'on' }`
+   */
+  public static custom(properties: { [key: string]: string }): LogOutput {
+    if (!properties || typeof properties.name !== 'string' || properties.name.trim() === '') {
+      throw new Error('LogOutput.custom: the section needs a "name", the output plugin, e.g. { name: \'http\', host: \'collector.example.com\' }');
+    }
+    for (const [key, value] of Object.entries(properties)) {
+      if (typeof value !== 'string') {
+        throw new Error(`LogOutput.custom: property "${key}" must be a string, got ${JSON.stringify(value)}`);
+      }
+    }
+    const { name, ...rest } = properties;
+    return new LogOutput({ name, match: '*', ...rest });
+  }
+
+  /** the properties of the output section, as rendered into the configuration. */
+  public readonly properties: { [key: string]: string };
+
+  private constructor(properties: { [key: string]: string }) {
+    this.properties = properties;
+  }
+}
+
+/**
+ * Properties for `LogCollector`.
+ *
+ * Every `NodeAgent` property can be set; each one you set replaces the preset's default for it
+ * entirely (lists and maps included: nothing is merged). To add to the preset's lists, call the
+ * agent's `add*` methods after construction, e.g. `collector.addHostMount(...)`.
+ */
+export interface LogCollectorProps extends NodeAgentSettings {
+  /**
+   * The Fluent Bit image.
+   *
+   * @default LogCollector.DEFAULT_IMAGE
+   */
+  readonly image?: string;
+
+  /**
+   * Where the logs go. Ignored when you set `configFiles` yourself.
+   *
+   * @default LogOutput.stdout()
+   */
+  readonly output?: LogOutput;
+}
+
+/**
+ * A log collector: Fluent Bit on every node, tailing container logs, enriching them with Kubernetes
+ * metadata and sending them to a pluggable output.
+ *
+ * Defaults (each replaceable through the matching `NodeAgent` property):
+ * - image `cr.fluentbit.io/fluent/fluent-bit`, pinned (`LogCollector.DEFAULT_IMAGE`);
+ * - configuration `fluent-bit.yaml` in a ConfigMap mounted at `/fluent-bit/etc/conf`: tail input on
+ *   `/var/log/containers/*.log` with the `cri` multiline parser, a tail position database and a
+ *   filesystem buffer in `/var/lib/fluent-bit`, the collector's own logs excluded, the `kubernetes`
+ *   filter for metadata, an HTTP server on port 2020 with health checks, and `output`;
+ * - host mounts: `/var/log` **read-only** (the charts mount it writable, though only the tail database
+ *   needs to write, and that lives elsewhere) and `/var/lib/fluent-bit` read-write, created if missing,
+ *   the one place the collector keeps state;
+ * - runs as **root with every capability dropped**, a read-only root filesystem and no privilege
+ *   escalation: container log files under `/var/log/pods` are root-owned and not world-readable, and
+ *   Kubernetes gives a non-root process no (ambient) capability such as `DAC_READ_SEARCH` that would
+ *   let it read them (fluent/helm-charts#330); root without capabilities reads them as their owner;
+ * - RBAC: get/list/watch on pods and namespaces only (for the `kubernetes` filter);
+ * - port `http` 2020 behind a ClusterIP Service (metrics at `/api/v2/metrics/prometheus`);
+ *   liveness `GET /`, readiness `GET /api/v1/health`;
+ * - requests 100m CPU and 128Mi memory, memory limit 256Mi;
+ * - tolerates the control-plane taint, so control-plane nodes' logs are collected too.
+ *
+ * @see https://docs.fluentbit.io/manual/installation/kubernetes
+ */
+export class LogCollector extends NodeAgent {
+  /** the Fluent Bit image used unless `image` is set. */
+  public static readonly DEFAULT_IMAGE = 'cr.fluentbit.io/fluent/fluent-bit:5.1.1';
+
+  /**
+   * Renders the default Fluent Bit configuration (`fluent-bit.yaml`) for an output, e.g. to start a
+   * custom `configFiles` from it.
+   *
+   * @param output where the logs go
+   * @param excludePath a glob of log files not to tail, typically the collector's own
+   */
+  public static renderConfig(output: LogOutput, excludePath?: string): string {
+    const tail: { [key: string]: string } = {
+      'name': 'tail',
+      'tag': 'kube.*',
+      'path': '/var/log/containers/*.log',
+      'multiline.parser': 'cri',
+      'db': `${STATE_DIR}/tail.db`,
+      'db.locking': 'true',
+      'mem_buf_limit': '5MB',
+      'skip_long_lines': 'on',
+      'refresh_interval': '10',
+      'storage.type': 'filesystem',
+    };
+    if (excludePath) tail.exclude_path = excludePath;
+    const config = {
+      service: {
+        'flush': '1',
+        'log_level': 'info',
+        'http_server': 'on',
+        'http_listen': '0.0.0.0',
+        'http_port': String(HTTP_PORT),
+        'health_check': 'on',
+        'storage.path': `${STATE_DIR}/buffer`,
+        'storage.sync': 'normal',
+        'storage.backlog.mem_limit': '5M',
+      },
+      pipeline: {
+        inputs: [tail],
+        filters: [{
+          'name': 'kubernetes',
+          'match': 'kube.*',
+          'merge_log': 'on',
+          'keep_log': 'off',
+          'k8s-logging.parser': 'on',
+          'k8s-logging.exclude': 'on',
+        }],
+        outputs: [{ ...output.properties }],
+      },
+    };
+    return stringify(config, { lineWidth: 0 });
+  }
+
+  private static resolve(scope: Construct, id: string, props: LogCollectorProps): NodeAgentProps {
+    const output = props.output ?? LogOutput.stdout();
+    const name = props.name ?? id;
+    const namespace = props.namespace ?? Chart.of(scope).namespace ?? name;
+    const configMountPath = props.configMountPath ?? '/fluent-bit/etc/conf';
+    const defaults: NodeAgentProps = {
+      image: LogCollector.DEFAULT_IMAGE,
+      command: ['/fluent-bit/bin/fluent-bit'],
+      args: [`--config=${configMountPath}/fluent-bit.yaml`],
+      configFiles: { 'fluent-bit.yaml': LogCollector.renderConfig(output, `/var/log/containers/${name}-*_${namespace}_*.log`) },
+      configMountPath,
+      runAsRoot: { reason: 'reads container logs under /var/log/pods, which are root-owned and not world-readable; every capability is dropped' },
+      hostMounts: [
+        HostMount.readOnly('/var/log', { reason: 'tails container logs (/var/log/containers links to /var/log/pods)' }),
+        HostMount.readWrite(STATE_DIR, 'keeps the tail position database and the filesystem buffer, so a restart neither re-sends nor loses logs', {
+          type: HostPathVolumeType.DIRECTORY_OR_CREATE,
+        }),
+      ],
+      ports: [{ name: 'http', containerPort: HTTP_PORT }],
+      service: { ports: ['http'] },
+      liveness: AgentProbe.httpGet('/', { port: HTTP_PORT }),
+      readiness: AgentProbe.httpGet('/api/v1/health', { port: HTTP_PORT }),
+      resources: { cpuRequest: Cpu.millis(100), memoryRequest: Size.mebibytes(128), memoryLimit: Size.mebibytes(256) },
+      clusterPermissions: [{ resources: ['namespaces', 'pods'], verbs: ['get', 'list', 'watch'] }],
+      tolerations: [Toleration.controlPlane()],
+    };
+    return withPresetDefaults(defaults, withoutKeys(props, ['output']));
+  }
+
+  /** where the logs go (meaningful unless `configFiles` was set). */
+  public readonly output: LogOutput;
+
+  constructor(scope: Construct, id: string, props: LogCollectorProps = {}) {
+    super(scope, id, LogCollector.resolve(scope, id, props));
+    this.output = props.output ?? LogOutput.stdout();
+  }
+}
+
+function checkPort(field: string, port: number): void {
+  if (!Number.isInteger(port) || port < 1 || port > 65535) {
+    throw new Error(`${field}: port must be a whole number from 1 to 65535, got ${port}`);
+  }
+}

@@ -1,0 +1,109 @@
+import { Size } from 'cdk8s';
+import { Cpu, MountPropagation } from 'cdk8s-plus-28';
+import { Construct } from 'constructs';
+import { AgentProbe, HostMount, NodeAgent, NodeAgentProps, NodeAgentSettings, Toleration } from '../agent';
+import { acknowledgeDefaults, withPresetDefaults } from '../agent/_preset';
+
+/** node-exporter's metrics port. */
+const METRICS_PORT = 9100;
+
+/**
+ * Properties for `NodeMonitor`.
+ *
+ * Every `NodeAgent` property can be set; each one you set replaces the preset's default for it
+ * entirely (lists and maps included: nothing is merged). To add to the preset's lists, call the
+ * agent's `add*` methods after construction, e.g. `monitor.addToleration(...)`.
+ */
+export interface NodeMonitorProps extends NodeAgentSettings {
+  /**
+   * The node-exporter image.
+   *
+   * @default NodeMonitor.DEFAULT_IMAGE
+   */
+  readonly image?: string;
+}
+
+/**
+ * A node monitor: Prometheus node-exporter on every node, exposing the node's hardware and kernel
+ * metrics on port 9100.
+ *
+ * Defaults (each replaceable through the matching `NodeAgent` property):
+ * - image `quay.io/prometheus/node-exporter`, pinned (`NodeMonitor.DEFAULT_IMAGE`);
+ * - the host network (the node's own interfaces are what it reports, and it is scraped on the node's
+ *   address) and the host PID namespace (process and pressure metrics), each with its reason; the
+ *   metrics port is therefore bound on the node, which the preset declares as a `hostPort` with its
+ *   reason rather than leaving it to the API server's defaulting;
+ * - `/proc`, `/sys` and `/` mounted **read-only** at `/host/proc`, `/host/sys` and `/host/root`, the
+ *   root with `HostToContainer` propagation so filesystems mounted later are seen; args
+ *   `--path.procfs=/host/proc --path.sysfs=/host/sys --path.rootfs=/host/root` plus the udev path and
+ *   the chart's exclusion of pod and kubelet mount points;
+ * - runs as `nobody` (UID/GID 65534), non-root, read-only root filesystem, every capability dropped,
+ *   no privilege escalation, seccomp `RuntimeDefault` (the chart sets only the read-only root);
+ * - no ServiceAccount token: node-exporter never calls the API server;
+ * - tolerates every `NoSchedule` taint but no `NoExecute` taint (`Toleration.allNoSchedule()`, as the
+ *   chart): it starts on dedicated and control-plane nodes yet leaves nodes being drained;
+ * - port `metrics` 9100 behind a ClusterIP Service annotated `prometheus.io/scrape: "true"`;
+ *   liveness and readiness `GET /`;
+ * - requests 50m CPU and 64Mi memory, memory limit 128Mi;
+ * - priority class `system-cluster-critical` (as kube-prometheus): on the host network with its port
+ *   bound on the node it cannot run anywhere else, so it must not stay Pending on a full node, yet it
+ *   ranks below the node-critical CNI and CSI agents;
+ * - security review: the finding that `/` contains the container runtime sockets is acknowledged,
+ *   with the reason (read-only, and as UID 65534 without capabilities it cannot connect to them),
+ *   while `hostMounts`, `runAsRoot` and `runAsUser` keep their defaults.
+ *
+ * @see https://github.com/prometheus/node_exporter#docker
+ */
+export class NodeMonitor extends NodeAgent {
+  /** the node-exporter image used unless `image` is set. */
+  public static readonly DEFAULT_IMAGE = 'quay.io/prometheus/node-exporter:v1.12.1';
+
+  private static resolve(props: NodeMonitorProps): NodeAgentProps {
+    const defaults: NodeAgentProps = {
+      image: NodeMonitor.DEFAULT_IMAGE,
+      args: [
+        '--path.procfs=/host/proc',
+        '--path.sysfs=/host/sys',
+        '--path.rootfs=/host/root',
+        '--path.udev.data=/host/root/run/udev/data',
+        `--web.listen-address=:${METRICS_PORT}`,
+        '--collector.filesystem.mount-points-exclude=^/(dev|proc|sys|var/lib/docker/.+|var/lib/kubelet/.+)($|/)',
+      ],
+      hostNetwork: { reason: 'reports the node\'s own network interfaces and is scraped on the node\'s address' },
+      hostPID: { reason: 'reports process counts and pressure of the whole node, not of its own pod' },
+      hostMounts: [
+        HostMount.readOnly('/proc', { mountPath: '/host/proc', reason: 'reads kernel, CPU, memory and network statistics' }),
+        HostMount.readOnly('/sys', { mountPath: '/host/sys', reason: 'reads hardware, power and cgroup statistics' }),
+        HostMount.readOnly('/', {
+          mountPath: '/host/root',
+          propagation: MountPropagation.HOST_TO_CONTAINER,
+          reason: 'reports the size and usage of the node\'s filesystems, including ones mounted after it started',
+        }),
+      ],
+      runAsUser: 65534,
+      runAsGroup: 65534,
+      automountServiceAccountToken: false,
+      tolerations: [Toleration.allNoSchedule()],
+      ports: [{
+        name: 'metrics',
+        containerPort: METRICS_PORT,
+        hostPort: { port: METRICS_PORT, reason: 'on the host network the metrics port is the node\'s port: Prometheus scrapes each node at its own address' },
+      }],
+      service: { ports: ['metrics'], annotations: { 'prometheus.io/scrape': 'true', 'prometheus.io/port': String(METRICS_PORT) } },
+      liveness: AgentProbe.httpGet('/', { port: METRICS_PORT }),
+      readiness: AgentProbe.httpGet('/', { port: METRICS_PORT }),
+      resources: { cpuRequest: Cpu.millis(50), memoryRequest: Size.mebibytes(64), memoryLimit: Size.mebibytes(128) },
+      priorityClassName: 'system-cluster-critical',
+    };
+    return withPresetDefaults(defaults, props);
+  }
+
+  constructor(scope: Construct, id: string, props: NodeMonitorProps = {}) {
+    super(scope, id, NodeMonitor.resolve(props));
+    acknowledgeDefaults(this, props, [{
+      rule: 'NA-RUNTIME-SOCKET',
+      reason: '/ is mounted read-only only to measure the node\'s filesystems; node-exporter runs as nobody (65534) without capabilities, so it cannot connect to the root-only runtime sockets below it',
+      unless: ['hostMounts', 'runAsRoot', 'runAsUser'],
+    }]);
+  }
+}

@@ -1,0 +1,57 @@
+// Internal: container image references, parsed the way container runtimes read them (docker/distribution reference).
+
+export interface ImageRef {
+  /** the registry host, `docker.io` when the reference names none. */
+  readonly registry: string;
+  /** the repository path without the registry, `library/nginx` for `nginx`. */
+  readonly repository: string;
+  /** `registry/repository`, e.g. `docker.io/library/nginx`. */
+  readonly fullName: string;
+  readonly tag?: string;
+  readonly digest?: string;
+}
+
+const DOCKER_HUB = 'docker.io';
+const DOCKER_HUB_ALIASES = new Set(['docker.io', 'index.docker.io', 'registry-1.docker.io', 'registry.hub.docker.com']);
+
+/** parses an image reference: `[registry/]path[:tag][@digest]`. */
+export function parseImage(image: string): ImageRef {
+  let rest = image.trim();
+  let digest: string | undefined;
+  const at = rest.indexOf('@');
+  if (at >= 0) {
+    digest = rest.slice(at + 1);
+    rest = rest.slice(0, at);
+  }
+  let tag: string | undefined;
+  const colon = rest.lastIndexOf(':');
+  if (colon > rest.lastIndexOf('/')) {
+    tag = rest.slice(colon + 1);
+    rest = rest.slice(0, colon);
+  }
+  const slash = rest.indexOf('/');
+  const first = slash >= 0 ? rest.slice(0, slash) : '';
+  const hasRegistry = slash >= 0 && (first.includes('.') || first.includes(':') || first === 'localhost');
+  let registry = hasRegistry ? first.toLowerCase() : DOCKER_HUB;
+  let repository = hasRegistry ? rest.slice(slash + 1) : rest;
+  if (DOCKER_HUB_ALIASES.has(registry)) {
+    registry = DOCKER_HUB;
+    if (!repository.includes('/')) repository = `library/${repository}`;
+  }
+  return { registry, repository, fullName: `${registry}/${repository}`, tag, digest };
+}
+
+/** normalises an allowed-registry entry: `index.docker.io` is `docker.io`, no trailing slash, lower-case host. */
+export function normalizeRegistry(entry: string): string {
+  const trimmed = entry.trim().replace(/\/+$/, '');
+  const slash = trimmed.indexOf('/');
+  const host = (slash >= 0 ? trimmed.slice(0, slash) : trimmed).toLowerCase();
+  const path = slash >= 0 ? trimmed.slice(slash) : '';
+  return `${DOCKER_HUB_ALIASES.has(host) ? DOCKER_HUB : host}${path}`;
+}
+
+/** whether an image comes from an allowed entry: a registry host (`registry.example.com`) or a host and path prefix (`docker.io/falcosecurity`). */
+export function isFrom(ref: ImageRef, entry: string): boolean {
+  const allowed = normalizeRegistry(entry);
+  return ref.fullName === allowed || ref.fullName.startsWith(`${allowed}/`);
+}

@@ -1,0 +1,91 @@
+// Internal: the Markdown rendering of a review (SecurityReview.toMarkdown). Lists rather than tables, so that it also
+// reads well in a terminal, where the CLI prints it.
+import { Finding } from './finding';
+import { HostAccessEntry, ReviewReport, WorkloadReview } from './security-review';
+import { Severities, Severity } from './severity';
+
+function plural(n: number, word: string, words = `${word}s`): string {
+  return `${n} ${n === 1 ? word : words}`;
+}
+
+function refOf(w: { kind: string; namespace?: string; name: string }): string {
+  return `${w.kind} ${w.namespace ? `${w.namespace}/` : ''}${w.name || '<unnamed>'}`;
+}
+
+/** `hostPath /var/log (read-only)`, `capability NET_ADMIN in container "agent"`, `hostNetwork`. */
+function privilege(h: HostAccessEntry): string {
+  const what = h.detail === '' || h.type === 'privileged' || h.type === 'runAsRoot' ? h.type : `${h.type} ${h.detail}`;
+  return h.container !== undefined ? `${what} in container ${JSON.stringify(h.container)}` : what;
+}
+
+/** `2 critical, 1 high` (severities with findings only), or `none`. */
+function countBySeverity(findings: Finding[]): string {
+  const parts = Severities.all().reverse()
+    .map((s: Severity) => ({ s, n: findings.filter((f) => f.severity === s).length }))
+    .filter(({ n }) => n > 0)
+    .map(({ s, n }) => `${n} ${s}`);
+  return parts.length === 0 ? 'none' : parts.join(', ');
+}
+
+function renderFinding(f: Finding): string[] {
+  const lines = [`- [${f.severity}] ${f.rule}: ${f.message}`];
+  if (f.acknowledged) {
+    lines.push(`  - acknowledged: ${f.acknowledgedReason}`);
+  } else {
+    lines.push(`  - fix: ${f.fix}`);
+  }
+  return lines;
+}
+
+function renderWorkload(w: WorkloadReview): string[] {
+  const lines: string[] = [`## ${refOf(w)}`, '', `Pod Security level: ${w.podSecurityLevel}`, ''];
+  if (w.hostAccess.length === 0) {
+    lines.push('Host access: none', '');
+  } else {
+    lines.push(`Host access (${w.hostAccess.length}):`, '');
+    for (const h of w.hostAccess) {
+      lines.push(`- ${privilege(h)}: risk ${h.risk}`);
+      lines.push(`  - reason: ${h.reason ?? 'no reason recorded'}`);
+      lines.push(`  - attacker gains: ${h.attackerGains}`);
+      lines.push(`  - safer alternative: ${h.saferAlternative}`);
+    }
+    lines.push('');
+  }
+  const open = w.findings.filter((f) => !f.acknowledged);
+  const acknowledged = w.findings.filter((f) => f.acknowledged);
+  if (open.length === 0) {
+    lines.push('Open findings: none', '');
+  } else {
+    lines.push(`Open findings (${open.length}: ${countBySeverity(open)}):`, '');
+    for (const f of open) lines.push(...renderFinding(f));
+    lines.push('');
+  }
+  if (acknowledged.length > 0) {
+    lines.push(`Acknowledged findings (${acknowledged.length}):`, '');
+    for (const f of acknowledged) lines.push(...renderFinding(f));
+    lines.push('');
+  }
+  return lines;
+}
+
+export function renderMarkdown(report: ReviewReport): string {
+  const all = report.workloads.flatMap((w) => w.findings);
+  const open = all.filter((f) => !f.acknowledged);
+  const settings: string[] = [];
+  if (report.podSecurityVersion !== undefined) settings.push(`Pod Security policy version ${report.podSecurityVersion}`);
+  if (report.packs !== undefined) settings.push(`packs ${report.packs.length === 0 ? 'none' : report.packs.join(', ')}`);
+  const lines: string[] = [
+    '# Security review',
+    '',
+    `${plural(report.workloads.length, 'workload')}${settings.length > 0 ? `; ${settings.join('; ')}` : ''}.`,
+    `Open findings: ${countBySeverity(open)}. Acknowledged: ${countAcknowledged(all)}.`,
+    '',
+  ];
+  if (report.workloads.length === 0) lines.push('No workloads (DaemonSet, Deployment, StatefulSet, ReplicaSet, Job, CronJob, Pod) found.', '');
+  for (const w of report.workloads) lines.push(...renderWorkload(w));
+  return `${lines.join('\n').replace(/\n+$/, '')}\n`;
+}
+
+function countAcknowledged(findings: Finding[]): number {
+  return findings.filter((f) => f.acknowledged).length;
+}

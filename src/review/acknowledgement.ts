@@ -1,0 +1,107 @@
+/**
+ * The acceptance of a rule's findings for one workload, with the reason it is accepted.
+ *
+ * An acknowledgement matches findings by rule ID. It may also name a container, and then matches only the findings
+ * about that container: acknowledging `NA-RUN-AS-NON-ROOT` for an init container that must chown a host directory does
+ * not also accept a main container running as root. Without a container it matches every finding of the rule for the
+ * workload, pod-level ones included.
+ */
+export interface Acknowledgement {
+  /** the ID of the rule whose findings are accepted, e.g. `NA-PRIORITY-CLASS`. */
+  readonly rule: string;
+
+  /** why the finding is accepted, in one line. Required: an acknowledgement without a reason is rejected. */
+  readonly reason: string;
+
+  /**
+   * Only the findings about this container are accepted.
+   *
+   * @default - every finding of the rule for the workload
+   */
+  readonly container?: string;
+}
+
+/**
+ * Reads and writes the annotation in which a workload records the findings it accepts.
+ *
+ * The value is a JSON array of `{rule, reason}` (optionally `container`) on the workload's `metadata.annotations`, e.g.
+ * `[{"rule":"NA-NAMESPACE","reason":"kube-proxy runs in kube-system by convention"}]`.
+ */
+export class Acknowledgements {
+  /** the annotation key on the workload's metadata. */
+  public static readonly ANNOTATION = 'node-agents.cdk8s.io/acknowledged';
+
+  /**
+   * Reads the acknowledgements recorded in a workload's annotations.
+   *
+   * @param annotations the `metadata.annotations` of a workload (may be undefined)
+   * @returns the acknowledgements; an empty list when the annotation is absent
+   * @throws when the annotation is not a JSON array of `{rule, reason}`, or a rule or reason is empty
+   */
+  public static parse(annotations?: { [key: string]: string }): Acknowledgement[] {
+    const raw = annotations?.[Acknowledgements.ANNOTATION];
+    if (raw === undefined || raw === null) return [];
+    const key = Acknowledgements.ANNOTATION;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(String(raw));
+    } catch (e) {
+      throw new Error(`annotation ${key} is not valid JSON (${(e as Error).message}): write a JSON array of {"rule": "...", "reason": "..."}`);
+    }
+    if (!Array.isArray(parsed)) {
+      throw new Error(`annotation ${key} must be a JSON array of {"rule": "...", "reason": "..."}, got ${short(raw)}`);
+    }
+    return parsed.map((item: any, i: number) => {
+      if (!item || typeof item !== 'object' || Array.isArray(item)) {
+        throw new Error(`annotation ${key}: entry ${i} must be an object {"rule": "...", "reason": "..."}, got ${short(JSON.stringify(item))}`);
+      }
+      if (typeof item.rule !== 'string' || item.rule.trim() === '') {
+        throw new Error(`annotation ${key}: entry ${i} must name the rule it acknowledges ("rule": "NA-..."), got ${short(JSON.stringify(item))}`);
+      }
+      if (typeof item.reason !== 'string' || item.reason.trim() === '') {
+        throw new Error(`annotation ${key}: entry ${i} (rule ${item.rule.trim()}) has no reason: say in one line why the finding is accepted`);
+      }
+      if (item.container !== undefined && (typeof item.container !== 'string' || item.container === '')) {
+        throw new Error(`annotation ${key}: entry ${i} (rule ${item.rule.trim()}): container must be a container name, got ${short(JSON.stringify(item.container))}`);
+      }
+      const ack: Acknowledgement = { rule: item.rule.trim(), reason: item.reason.trim() };
+      return item.container === undefined ? ack : { ...ack, container: item.container };
+    });
+  }
+
+  /**
+   * Serializes acknowledgements into the annotation value: a JSON array sorted by rule, container and reason, so that
+   * the same acknowledgements always give the same text.
+   *
+   * @param acks the acknowledgements
+   * @throws when a rule or a reason is empty
+   */
+  public static format(acks: Acknowledgement[]): string {
+    for (const a of acks) {
+      if (typeof a.rule !== 'string' || a.rule.trim() === '') throw new Error(`acknowledgement must name a rule, got ${short(JSON.stringify(a))}`);
+      if (typeof a.reason !== 'string' || a.reason.trim() === '') {
+        throw new Error(`acknowledgement of ${a.rule} has no reason: say in one line why the finding is accepted`);
+      }
+    }
+    const entries = acks.map((a) => {
+      const e: { rule: string; container?: string; reason: string } = { rule: a.rule.trim(), reason: a.reason.trim() };
+      return a.container === undefined ? e : { rule: e.rule, container: a.container, reason: e.reason };
+    });
+    const key = (e: { rule: string; container?: string; reason: string }) => [e.rule, e.container ?? '', e.reason];
+    entries.sort((a, b) => compareTuples(key(a), key(b)));
+    const unique = entries.filter((e, i) => i === 0 || compareTuples(key(e), key(entries[i - 1])) !== 0);
+    return JSON.stringify(unique);
+  }
+}
+
+function compareTuples(a: string[], b: string[]): number {
+  for (let i = 0; i < a.length; i++) {
+    if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1;
+  }
+  return 0;
+}
+
+function short(s: unknown): string {
+  const text = String(s);
+  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+}

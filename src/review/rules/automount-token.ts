@@ -1,0 +1,42 @@
+import { findServiceAccount, grantsTo } from '../_rbac';
+import { effectiveNamespace, podField, serviceAccountName } from '../_workload';
+import { IReviewRule, RuleViolation, WorkloadContext } from '../review-rule';
+import { Severity } from '../severity';
+
+/**
+ * `NA-AUTOMOUNT-TOKEN`: a pod whose ServiceAccount no RoleBinding or ClusterRoleBinding among the reviewed manifests
+ * names does not mount an API token: `automountServiceAccountToken` is false on the pod or, when the pod leaves it
+ * unset, on the ServiceAccount.
+ */
+export class AutomountTokenRule implements IReviewRule {
+  public readonly id = 'NA-AUTOMOUNT-TOKEN';
+  public readonly severity = Severity.LOW;
+  public readonly title = 'No API token is mounted for a ServiceAccount without RBAC';
+  public readonly explanation = 'Kubernetes mounts an API token into every pod unless told not to. An agent that never calls the API ' +
+    '(node-exporter, most log shippers writing to a backend) has no use for it, yet whoever escapes into the container gets it, with ' +
+    'whatever the cluster grants all ServiceAccounts. The rule judges from the manifests under review: if the ServiceAccount is ' +
+    'bound elsewhere, acknowledge the finding with that reason.';
+  public readonly fix = 'set automountServiceAccountToken: false on the pod spec (or on its ServiceAccount); if the agent calls the API, ' +
+    'bind it the Role it needs in the same manifests';
+
+  public evaluate(workload: WorkloadContext): RuleViolation[] {
+    const sa = serviceAccountName(workload);
+    const ns = effectiveNamespace(workload);
+    const podSetting = workload.podSpec.automountServiceAccountToken;
+    let how: string;
+    if (podSetting !== undefined && podSetting !== null) {
+      if (podSetting === false) return [];
+      how = 'the pod sets automountServiceAccountToken: true';
+    } else {
+      const account = findServiceAccount(workload.allManifests, sa, ns);
+      if (account?.automountServiceAccountToken === false) return [];
+      how = account ? 'neither the pod nor its ServiceAccount sets automountServiceAccountToken: false'
+        : 'the pod does not set automountServiceAccountToken: false';
+    }
+    if (grantsTo(workload.allManifests, sa, ns).length > 0) return [];
+    return [{
+      message: `mounts an API token for ServiceAccount ${ns}/${sa} (${how}), but no RoleBinding or ClusterRoleBinding in the manifests grants it anything`,
+      field: podField(workload, 'automountServiceAccountToken'),
+    }];
+  }
+}

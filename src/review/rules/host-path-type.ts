@@ -1,0 +1,26 @@
+import { hostPathVolumes } from '../_workload';
+import { IReviewRule, RuleViolation, WorkloadContext } from '../review-rule';
+import { Severity } from '../severity';
+
+/**
+ * `NA-HOSTPATH-TYPE`: every hostPath volume sets a `type` (Directory, File, Socket, DirectoryOrCreate, FileOrCreate...).
+ */
+export class HostPathTypeRule implements IReviewRule {
+  public readonly id = 'NA-HOSTPATH-TYPE';
+  public readonly severity = Severity.LOW;
+  public readonly title = 'Host paths declare a type';
+  public readonly explanation = 'Without a type the kubelet checks nothing before mounting: a path that is missing on some nodes becomes an ' +
+    'empty directory the agent silently reads nothing from, and a path that is a symlink, a socket or a device where a directory was ' +
+    'expected is mounted all the same. A type (Directory, File, Socket) states what the agent expects and makes the pod fail visibly otherwise.';
+  public readonly fix = 'set hostPath.type: Directory for a directory that must exist, File for a single file, Socket for a socket, ' +
+    'DirectoryOrCreate for the agent\'s own state directory';
+
+  public evaluate(workload: WorkloadContext): RuleViolation[] {
+    return hostPathVolumes(workload)
+      .filter((v) => v.type === undefined || v.type === '')
+      .map((v) => ({
+        message: `hostPath volume ${JSON.stringify(v.name)} (${v.path}) sets no type: nothing is checked before it is mounted`,
+        field: `${v.field}.hostPath.type`,
+      }));
+  }
+}

@@ -1,0 +1,28 @@
+import { containersOf } from '../_workload';
+import { IReviewRule, RuleViolation, WorkloadContext } from '../review-rule';
+import { Severity } from '../severity';
+
+/**
+ * `NA-READONLY-ROOTFS`: every container sets `securityContext.readOnlyRootFilesystem: true`.
+ *
+ * The source document's baseline: "turn on readOnlyRootFilesystem: true and runAsNonRoot: true to reduce the attack surface".
+ */
+export class ReadOnlyRootFilesystemRule implements IReviewRule {
+  public readonly id = 'NA-READONLY-ROOTFS';
+  public readonly severity = Severity.MEDIUM;
+  public readonly title = 'Containers have a read-only root filesystem';
+  public readonly explanation = 'With a writable root filesystem an attacker can drop tools and replace the agent\'s own binaries and ' +
+    'configuration, and the change survives until the container is recreated. Agents write little: scratch space and state fit in an ' +
+    'emptyDir or a directory of their own.';
+  public readonly fix = 'set securityContext.readOnlyRootFilesystem: true and mount an emptyDir where the agent writes (e.g. /tmp)';
+
+  public evaluate(workload: WorkloadContext): RuleViolation[] {
+    return containersOf(workload)
+      .filter((c) => c.sc.readOnlyRootFilesystem !== true)
+      .map((c) => ({
+        message: 'does not set securityContext.readOnlyRootFilesystem: true',
+        container: c.name,
+        field: `${c.path}.securityContext.readOnlyRootFilesystem`,
+      }));
+  }
+}

@@ -1,0 +1,120 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import { ReviewPack } from './review-pack';
+import { SecurityReview } from './security-review';
+import { Severities, Severity } from './severity';
+
+/**
+ * Properties of the cdk8s-cli validation plugin, as given under `properties:` in `cdk8s.yaml`.
+ */
+export interface SecurityReviewValidationProps {
+  /**
+   * Findings at or above this severity that are not acknowledged fail `cdk8s synth`: `low`, `medium`,
+   * `high` or `critical`.
+   *
+   * @default 'high'
+   */
+  readonly failOn?: string;
+
+  /**
+   * IDs of the rule packs to run (see RULES.md), e.g. `['seed-baseline', 'node-agent-practices']`.
+   *
+   * @default - the default packs
+   */
+  readonly packs?: string[];
+
+  /**
+   * The Pod Security version to evaluate against.
+   *
+   * @default '1.28'
+   */
+  readonly podSecurityVersion?: string;
+
+  /**
+   * Registries images may come from.
+   *
+   * @default - any registry
+   */
+  readonly allowedRegistries?: string[];
+
+  /**
+   * Whether to write `security-review.md` and `security-review.json` next to the manifests.
+   *
+   * @default true
+   */
+  readonly writeReport?: boolean;
+}
+
+/**
+ * The security review as a cdk8s-cli validation plugin, so that `cdk8s synth` reviews every manifest
+ * it writes (whatever constructs produced them) and fails on open findings. In `cdk8s.yaml`:
+ *
+ * ```yaml
+ * validations:
+ *   - package: ./node_modules/cdk8s-node-agents
+ *     class: SecurityReviewValidation
+ *     version: 1.0.0
+ *     properties:
+ *       failOn: high
+ * ```
+ *
+ * `package` must be a local path starting with `./` (or an absolute path) to load the installed copy;
+ * with an npm package name, cdk8s-cli installs that exact version into its plugins directory.
+ */
+export class SecurityReviewValidation {
+  private readonly failOn: Severity;
+  private readonly packs?: ReviewPack[];
+
+  constructor(private readonly props: SecurityReviewValidationProps = {}) {
+    this.failOn = Severities.parse(props.failOn ?? Severity.HIGH);
+    this.packs = props.packs?.map((id) => ReviewPack.byId(id));
+  }
+
+  /**
+   * Runs the review over the synthesized manifests (called by cdk8s-cli with its ValidationContext).
+   */
+  public async validate(context: any): Promise<void> {
+    const files: string[] = [...context.manifests];
+    const manifests: any[] = [];
+    const fileOf = new Map<any, string>();
+    for (const file of files) {
+      for (const doc of parseAllDocuments(fs.readFileSync(file, 'utf8'))) {
+        const json = doc.toJSON();
+        if (json && typeof json === 'object') {
+          manifests.push(json);
+          fileOf.set(json, file);
+        }
+      }
+    }
+    const report = SecurityReview.review(manifests, {
+      packs: this.packs,
+      podSecurityVersion: this.props.podSecurityVersion,
+      allowedRegistries: this.props.allowedRegistries,
+    });
+    if ((this.props.writeReport ?? true) && files.length > 0 && !context.stdout) {
+      const dir = path.dirname(files[0]);
+      fs.writeFileSync(path.join(dir, 'security-review.md'), SecurityReview.toMarkdown(report));
+      fs.writeFileSync(path.join(dir, 'security-review.json'), SecurityReview.toJson(report));
+    }
+    const open = SecurityReview.openFindings(report, this.failOn);
+    for (const finding of open) {
+      const manifest = manifests.find((m) => m.kind === finding.kind && m.metadata?.name === finding.name && m.metadata?.namespace === finding.namespace);
+      context.report.addViolation({
+        ruleName: `${finding.rule} (${finding.severity})`,
+        recommendation: finding.message,
+        fix: finding.fix,
+        violatingResources: [{
+          resourceName: finding.name,
+          locations: [finding.field ?? ''],
+          manifestPath: manifest ? fileOf.get(manifest) ?? '' : '',
+        }],
+      });
+    }
+    context.report.submit(open.length > 0 ? 'failure' : 'success', {
+      workloads: String(report.workloads.length),
+      failOn: this.failOn,
+      openFindings: String(open.length),
+    });
+  }
+}

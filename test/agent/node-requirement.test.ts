@@ -1,0 +1,101 @@
+import { Chart, Testing } from 'cdk8s';
+import { acknowledgeAll } from './review-helper';
+import { NodeAgent, NodeAgentProps } from '../../src/agent/node-agent';
+import { NodeRequirement } from '../../src/agent/node-requirement';
+import { synthValid } from '../util/k8s-schema';
+
+const image = 'registry.example.com/node-agent:1.2.0';
+
+function nodeAffinity(props: Partial<NodeAgentProps>): any {
+  const chart = new Chart(Testing.app(), 'test');
+  acknowledgeAll(new NodeAgent(chart, 'node-agent', { image, ...props }));
+  return synthValid(chart).find((m) => m.kind === 'DaemonSet').spec.template.spec.affinity?.nodeAffinity;
+}
+
+function build(props: Partial<NodeAgentProps>): void {
+  new NodeAgent(new Chart(Testing.app(), 'test'), 'node-agent', { image, ...props });
+}
+
+describe('factories', () => {
+  test.each([
+    ['in', NodeRequirement.in('topology.kubernetes.io/zone', ['a', 'b']), 'label', 'topology.kubernetes.io/zone', 'In', ['a', 'b']],
+    ['notIn', NodeRequirement.notIn('pool', ['spot']), 'label', 'pool', 'NotIn', ['spot']],
+    ['exists', NodeRequirement.exists('gpu'), 'label', 'gpu', 'Exists', undefined],
+    ['doesNotExist', NodeRequirement.doesNotExist('virtual'), 'label', 'virtual', 'DoesNotExist', undefined],
+    ['greaterThan', NodeRequirement.greaterThan('cores', 4), 'label', 'cores', 'Gt', ['4']],
+    ['lessThan', NodeRequirement.lessThan('generation', -2), 'label', 'generation', 'Lt', ['-2']],
+    ['named', NodeRequirement.named('node-1'), 'field', 'metadata.name', 'In', ['node-1']],
+    ['notNamed', NodeRequirement.notNamed('node-1.example.com'), 'field', 'metadata.name', 'NotIn', ['node-1.example.com']],
+  ])('%s', (_, r, target, key, operator, values) => {
+    expect(r.target).toBe(target);
+    expect(r.key).toBe(key);
+    expect(r.operator).toBe(operator);
+    expect(r.values).toEqual(values);
+  });
+});
+
+describe('rendered by NodeAgent', () => {
+  test('label requirements go to matchExpressions, node names to matchFields, in order', () => {
+    expect(nodeAffinity({
+      requiredNodeAffinity: [{ requirements: [NodeRequirement.named('n1'), NodeRequirement.exists('gpu'), NodeRequirement.notNamed('n2'), NodeRequirement.lessThan('gen', 10)] }],
+    })).toEqual({
+      requiredDuringSchedulingIgnoredDuringExecution: {
+        nodeSelectorTerms: [{
+          matchExpressions: [{ key: 'gpu', operator: 'Exists' }, { key: 'gen', operator: 'Lt', values: ['10'] }],
+          matchFields: [{ key: 'metadata.name', operator: 'In', values: ['n1'] }, { key: 'metadata.name', operator: 'NotIn', values: ['n2'] }],
+        }],
+      },
+    });
+  });
+
+  test('terms are alternatives: one nodeSelectorTerm each', () => {
+    const affinity = nodeAffinity({ requiredNodeAffinity: [{ requirements: [NodeRequirement.in('zone', ['a'])] }, { requirements: [NodeRequirement.doesNotExist('zone')] }] });
+    expect(affinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms).toEqual([
+      { matchExpressions: [{ key: 'zone', operator: 'In', values: ['a'] }] },
+      { matchExpressions: [{ key: 'zone', operator: 'DoesNotExist' }] },
+    ]);
+  });
+
+  test('preferred terms keep their weights, 1 and 100 included', () => {
+    expect(nodeAffinity({
+      preferredNodeAffinity: [{ weight: 1, requirements: [NodeRequirement.exists('a')] }, { weight: 100, requirements: [NodeRequirement.named('n1')] }],
+    })).toEqual({
+      preferredDuringSchedulingIgnoredDuringExecution: [
+        { weight: 1, preference: { matchExpressions: [{ key: 'a', operator: 'Exists' }] } },
+        { weight: 100, preference: { matchFields: [{ key: 'metadata.name', operator: 'In', values: ['n1'] }] } },
+      ],
+    });
+  });
+
+  test('an empty label value is a valid In value', () => {
+    const affinity = nodeAffinity({ requiredNodeAffinity: [{ requirements: [NodeRequirement.in('node-role.kubernetes.io/worker', [''])] }] });
+    expect(affinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].values).toEqual(['']);
+  });
+
+  test('no affinity without terms', () => {
+    expect(nodeAffinity({})).toBeUndefined();
+  });
+});
+
+describe('rejected by NodeAgent', () => {
+  const required = (...requirements: NodeRequirement[]) => ({ requiredNodeAffinity: [{ requirements }] });
+  test.each([
+    ['an invalid label key', required(NodeRequirement.exists('bad key')), /^\[test\/node-agent\] requiredNodeAffinity\[0\]: "bad key" is not a valid label key/],
+    ['an invalid label value', required(NodeRequirement.in('zone', ['a', 'b c'])), /requiredNodeAffinity\[0\] zone: "b c" is not a valid label value/],
+    ['In without values', required(NodeRequirement.in('zone', [])), /requiredNodeAffinity\[0\]: In on "zone" needs at least one value/],
+    ['NotIn without values', required(NodeRequirement.notIn('zone', [])), /requiredNodeAffinity\[0\]: NotIn on "zone" needs at least one value/],
+    ['Gt with a fraction', required(NodeRequirement.greaterThan('cores', 1.5)), /requiredNodeAffinity\[0\]: Gt on "cores" needs a whole number, got 1\.5/],
+    ['Lt with NaN', required(NodeRequirement.lessThan('cores', NaN)), /Lt on "cores" needs a whole number, got NaN/],
+    ['Gt beyond safe integers', required(NodeRequirement.greaterThan('cores', 2 ** 60)), /Gt on "cores" needs a whole number/],
+    ['an invalid node name', required(NodeRequirement.named('Node_1')), /requiredNodeAffinity\[0\] node name "Node_1" is not a valid name/],
+    ['an empty required affinity', { requiredNodeAffinity: [] }, /requiredNodeAffinity is empty/],
+    ['a term without requirements', { requiredNodeAffinity: [{ requirements: [] }] }, /requiredNodeAffinity\[0\] has no requirements/],
+    ['a requirement not made by the factories', required({ key: 'a', operator: 'Exists' } as any), /requiredNodeAffinity\[0\]: requirements must be created with NodeRequirement\.in\(\)/],
+    ['a weight of 0', { preferredNodeAffinity: [{ weight: 0, requirements: [NodeRequirement.exists('a')] }] }, /preferredNodeAffinity\[0\]\.weight must be a whole number from 1 to 100, got 0/],
+    ['a weight of 101', { preferredNodeAffinity: [{ weight: 101, requirements: [NodeRequirement.exists('a')] }] }, /preferredNodeAffinity\[0\]\.weight must be a whole number from 1 to 100, got 101/],
+    ['a fractional weight', { preferredNodeAffinity: [{ weight: 2.5, requirements: [NodeRequirement.exists('a')] }] }, /preferredNodeAffinity\[0\]\.weight .* got 2\.5/],
+    ['a preferred term without requirements', { preferredNodeAffinity: [{ weight: 1, requirements: [] }] }, /preferredNodeAffinity\[0\] has no requirements/],
+  ])('%s', (_, props, message) => {
+    expect(() => build(props)).toThrow(message);
+  });
+});

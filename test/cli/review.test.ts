@@ -1,0 +1,264 @@
+import * as path from 'path';
+import { stringify } from 'yaml';
+import { expectOneErrorLine, runCli, tempFiles } from './run-cli';
+
+// ---------- fixtures ----------
+
+function container(extra: any = {}): any {
+  return {
+    name: 'agent',
+    image: 'registry.example.com/node-agent:1.2.0',
+    securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } },
+    resources: { requests: { cpu: '100m', memory: '128Mi' }, limits: { memory: '256Mi' } },
+    livenessProbe: { httpGet: { path: '/healthz', port: 8080 } },
+    readinessProbe: { httpGet: { path: '/healthz', port: 8080 } },
+    ...extra,
+  };
+}
+
+function ds(name: string, podSpec: any = {}, metadata: any = {}): any {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'DaemonSet',
+    metadata: { name, namespace: 'observability', ...metadata },
+    spec: {
+      selector: { matchLabels: { app: name } },
+      template: {
+        metadata: { labels: { app: name } },
+        spec: {
+          serviceAccountName: name,
+          automountServiceAccountToken: false,
+          securityContext: { runAsNonRoot: true, runAsUser: 65534, seccompProfile: { type: 'RuntimeDefault' } },
+          containers: [container()],
+          ...podSpec,
+        },
+      },
+    },
+  };
+}
+
+function yamlStream(...objects: any[]): string {
+  return objects.map((o) => stringify(o)).join('---\n');
+}
+
+/** a node-exporter-like agent: hostNetwork, hostPID, / and /sys read-only, hostPort 9100; only /sys has a reason. */
+function exporter(annotations: any = {}): any {
+  return ds('exporter', {
+    hostNetwork: true,
+    hostPID: true,
+    priorityClassName: 'system-node-critical',
+    containers: [container({
+      ports: [{ containerPort: 9100, hostPort: 9100 }],
+      volumeMounts: [{ name: 'root', mountPath: '/host/root', readOnly: true }, { name: 'sys', mountPath: '/host/sys', readOnly: true }],
+    })],
+    volumes: [{ name: 'root', hostPath: { path: '/', type: 'Directory' } }, { name: 'sys', hostPath: { path: '/sys', type: 'Directory' } }],
+  }, {
+    annotations: {
+      'node-agents.cdk8s.io/host-access': JSON.stringify([{ type: 'hostPath', detail: '/sys (read-only)', reason: 'reads hardware and kernel metrics' }]),
+      ...annotations,
+    },
+  });
+}
+
+const CHART_SHAPED = path.join(__dirname, '..', '..', 'examples', 'review', 'chart-shaped.yaml');
+
+// ---------- text output ----------
+
+describe('review: report', () => {
+  test('prints the Markdown report: level, every host privilege with risk and reason, findings; exit 0 without --fail-on', async () => {
+    const t = tempFiles();
+    const r = await runCli('review', t.write('app.yaml', yamlStream({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'observability' } }, exporter())));
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/^# Security review\n\n1 workload; Pod Security policy version 1\.28; packs seed-baseline, node-agent-practices, pss-baseline\.\n/);
+    expect(r.stdout).toContain('## DaemonSet observability/exporter\n\nPod Security level: privileged\n');
+    expect(r.stdout).toContain('- hostPath / (read-only): risk critical\n  - reason: no reason recorded\n');
+    expect(r.stdout).toContain('- hostPath /sys (read-only): risk medium\n  - reason: reads hardware and kernel metrics\n');
+    expect(r.stdout).toContain('- hostNetwork: risk high\n');
+    expect(r.stdout).toContain('- hostPID: risk high\n');
+    expect(r.stdout).toContain('- hostPort 9100/TCP in container "agent": risk low\n');
+    expect(r.stdout).toContain('- [critical] NA-RUNTIME-SOCKET: DaemonSet observability/exporter, container "agent": mounts /, which contains the container runtime sockets');
+    expect(r.stdout).toContain('- [high] PSS-BASELINE-hostNamespaces: DaemonSet observability/exporter: fails Pod Security baseline (policy 1.28): host namespaces (hostNetwork=true, hostPID=true)');
+  });
+
+  test('reads every file given, any kinds, and reviews each workload (CronJob and Pod included)', async () => {
+    const t = tempFiles();
+    const cron = { apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: 'job' }, spec: { schedule: '@daily', jobTemplate: { spec: { template: { spec: { containers: [{ name: 'c', image: 'busybox' }] } } } } } };
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'x' }, spec: { containers: [{ name: 'c', image: 'busybox:1.36' }] } };
+    const r = await runCli('review', t.write('a.yaml', yamlStream(cron)), t.write('b.json', JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [pod] })));
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('## CronJob job\n');
+    expect(r.stdout).toContain('## Pod x/p\n');
+    expect(r.stdout).toContain('NA-IMAGE-PINNED: CronJob job, container "c": uses image busybox without a tag, which pulls latest (spec.jobTemplate.spec.template.spec.containers[0].image)');
+  });
+
+  test('no workload: the report says so and a note goes to stderr; exit 0', async () => {
+    const t = tempFiles();
+    const file = t.write('cm.yaml', stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } }));
+    const r = await runCli('review', file);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('No workloads (DaemonSet, Deployment, StatefulSet, ReplicaSet, Job, CronJob, Pod) found.');
+    expect(r.stderr).toBe(`note: no workload found in ${file}\n`);
+  });
+});
+
+describe('review: --json', () => {
+  test('prints the JSON shape: workloads with kind, namespace, name, podSecurityLevel, hostAccess {type, detail, risk}, findings {rule, severity, message}', async () => {
+    const t = tempFiles();
+    const r = await runCli('review', '--json', t.write('app.yaml', stringify(exporter())));
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    const json = JSON.parse(r.stdout);
+    expect(json.workloads).toHaveLength(1);
+    const w = json.workloads[0];
+    expect([w.kind, w.namespace, w.name, w.podSecurityLevel]).toEqual(['DaemonSet', 'observability', 'exporter', 'privileged']);
+    expect(w.hostAccess.map((h: any) => [h.type, h.detail, h.risk])).toEqual([
+      ['hostPath', '/ (read-only)', 'critical'],
+      ['hostPath', '/sys (read-only)', 'medium'],
+      ['hostNetwork', '', 'high'],
+      ['hostPID', '', 'high'],
+      ['hostPort', '9100/TCP', 'low'],
+    ]);
+    const types = ['hostPath', 'hostNetwork', 'hostPID', 'hostIPC', 'hostPort', 'privileged', 'capability', 'runAsRoot'];
+    for (const h of w.hostAccess) expect(types).toContain(h.type);
+    for (const f of w.findings) {
+      expect(typeof f.rule).toBe('string');
+      expect(['low', 'medium', 'high', 'critical']).toContain(f.severity);
+      expect(f.message).toMatch(/^DaemonSet observability\/exporter/);
+    }
+    expect(w.findings.map((f: any) => `${f.severity} ${f.rule}`)).toEqual([
+      'critical NA-HOST-ACCESS-REASON',
+      'critical NA-RUNTIME-SOCKET',
+      'high NA-HOST-ACCESS-REASON',
+      'high NA-HOST-ACCESS-REASON',
+      'high PSS-BASELINE-hostNamespaces',
+      'medium PSS-BASELINE-hostPathVolumes',
+      'medium PSS-BASELINE-hostPorts',
+      'low NA-HOST-ACCESS-REASON',
+    ]);
+  });
+
+  test('is deterministic', async () => {
+    const t = tempFiles();
+    const file = t.write('app.yaml', stringify(exporter()));
+    expect((await runCli('review', '--json', file)).stdout).toBe((await runCli('review', '--json', file)).stdout);
+  });
+});
+
+describe('review: exit status', () => {
+  test('--fail-on SEVERITY exits 1 when an unacknowledged finding at or above it is open, naming how many on stderr', async () => {
+    const r = await runCli('review', '--fail-on', 'high', CHART_SHAPED);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^# Security review/);
+    expect(r.stderr).toBe('review: 4 open findings at or above high (--fail-on high)\n');
+    expect((await runCli('review', '--fail-on', 'LOW', '--json', CHART_SHAPED)).stderr).toBe('review: 15 open findings at or above low (--fail-on low)\n');
+  });
+
+  test('--fail-on exits 0 when nothing that high is open', async () => {
+    const r = await runCli('review', '--fail-on', 'critical', CHART_SHAPED);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+  });
+
+  test('acknowledged findings do not fail the run', async () => {
+    const t = tempFiles();
+    const acks = JSON.stringify([
+      { rule: 'NA-RUNTIME-SOCKET', reason: 'node-exporter reads / for filesystem metrics; the socket is never opened' },
+      { rule: 'NA-HOST-ACCESS-REASON', reason: 'the chart records no reasons; reviewed by hand in SEC-123' },
+    ]);
+    const file = t.write('app.yaml', stringify(exporter({ 'node-agents.cdk8s.io/acknowledged': acks })));
+    expect((await runCli('review', '--fail-on', 'critical', file)).code).toBe(0);
+    expect((await runCli('review', '--fail-on', 'high', file)).code).toBe(1);
+    const r = await runCli('review', file);
+    expect(r.stdout).toContain('  - acknowledged: node-exporter reads / for filesystem metrics; the socket is never opened\n');
+  });
+
+  test('without --fail-on, findings never change the exit status', async () => {
+    expect((await runCli('review', CHART_SHAPED)).code).toBe(0);
+  });
+});
+
+describe('review: options', () => {
+  test('--pack replaces the default packs; repeatable', async () => {
+    const only = await runCli('review', '--json', '--pack', 'pss-baseline', CHART_SHAPED);
+    const json = JSON.parse(only.stdout);
+    expect(json.packs).toEqual(['pss-baseline']);
+    expect(json.workloads[0].findings.map((f: any) => f.rule)).toEqual(['PSS-BASELINE-hostPathVolumes']);
+    const two = JSON.parse((await runCli('review', '--json', '--pack', 'pss-restricted', '--pack', 'pss-baseline', CHART_SHAPED)).stdout);
+    expect(two.packs).toEqual(['pss-restricted', 'pss-baseline']);
+    expect(two.workloads[0].findings.filter((f: any) => f.rule === 'PSS-BASELINE-hostPathVolumes')).toHaveLength(1);
+  });
+
+  test('--allowed-registry checks image registries; repeatable', async () => {
+    const rules = async (...args: string[]) => JSON.parse((await runCli('review', '--json', '--pack', 'seed-baseline', ...args, CHART_SHAPED)).stdout)
+      .workloads[0].findings.map((f: any) => f.rule);
+    expect(await rules('--allowed-registry', 'registry.example.com')).toContain('NA-IMAGE-REGISTRY');
+    expect(await rules('--allowed-registry', 'registry.example.com', '--allowed-registry', 'cr.fluentbit.io')).not.toContain('NA-IMAGE-REGISTRY');
+    expect(await rules()).not.toContain('NA-IMAGE-REGISTRY');
+  });
+
+  test('--pod-security-version selects the policy version', async () => {
+    const t = tempFiles();
+    const file = t.write('app.yaml', stringify(ds('probe-host', { containers: [container({ livenessProbe: { httpGet: { host: '10.0.0.1', path: '/', port: 80 } } })] })));
+    const at = async (v: string) => JSON.parse((await runCli('review', '--json', '--pod-security-version', v, file)).stdout);
+    expect((await at('1.28')).workloads[0].podSecurityLevel).toBe('restricted');
+    const latest = await at('v1.34');
+    expect(latest.podSecurityVersion).toBe('1.34');
+    expect(latest.workloads[0].podSecurityLevel).toBe('privileged');
+    expect(latest.workloads[0].findings.map((f: any) => f.rule)).toEqual(['PSS-BASELINE-hostProbesAndHostLifecycle']);
+  });
+
+  test('--help documents every option, the JSON shape and the exit codes', async () => {
+    const r = await runCli('review', '--help');
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    for (const text of ['--json', '--fail-on SEVERITY', '--pack ID', '--allowed-registry R', '--pod-security-version V', 'FILE',
+      '"podSecurityLevel"', '"hostAccess"', '"findings"', 'hostPath, hostNetwork, hostPID, hostIPC, hostPort,', 'privileged, capability or runAsRoot',
+      'seed-baseline, node-agent-practices, pss-baseline, pss-restricted', 'node-agents.cdk8s.io/acknowledged', 'exit status: 0', '1 when --fail-on', '2 for bad arguments']) {
+      expect(r.stdout).toContain(text);
+    }
+    expect((await runCli('help', 'review')).stdout).toBe(r.stdout);
+    expect((await runCli('--help')).stdout).toMatch(/^ {2}review {5}review the security of every workload/m);
+  });
+});
+
+describe('review: bad input exits 2 with one line', () => {
+  test('no FILE', async () => {
+    expectOneErrorLine(await runCli('review'), 2, /^error: review: missing FILE \(the manifests to review, e\.g\. dist\/\*\.k8s\.yaml\); run 'cdk8s-node-agents review --help' for usage\n$/);
+  });
+
+  test('an unknown option, or an option without its value', async () => {
+    expectOneErrorLine(await runCli('review', '--nodes', 'x', 'a.yaml'), 2, /^error: review: unknown option --nodes; /);
+    expectOneErrorLine(await runCli('review', 'a.yaml', '--fail-on'), 2, /^error: review: option '--fail-on <value>' argument missing/);
+  });
+
+  test('a bad --fail-on, --pack, --allowed-registry or --pod-security-version', async () => {
+    expectOneErrorLine(await runCli('review', '--fail-on', 'severe', 'a.yaml'), 2, /^error: review: --fail-on must be one of low, medium, high, critical, got "severe"; /);
+    expectOneErrorLine(await runCli('review', '--pack', 'nsa', 'a.yaml'), 2,
+      /^error: review: unknown pack "nsa" \(--pack takes seed-baseline, node-agent-practices, pss-baseline, pss-restricted\); /);
+    expectOneErrorLine(await runCli('review', '--allowed-registry', ' ', 'a.yaml'), 2, /^error: review: --allowed-registry needs a registry/);
+    expectOneErrorLine(await runCli('review', '--pod-security-version', '1.2', 'a.yaml'), 2,
+      /^error: review: --pod-security-version: pod security version "1\.2" is older than the oldest supported policy version 1\.25/);
+  });
+
+  test('a missing file, a directory, invalid YAML and a non-object document name the file', async () => {
+    const t = tempFiles();
+    const missing = path.join(t.dir, 'missing.yaml');
+    expectOneErrorLine(await runCli('review', missing), 2, new RegExp(`^error: ${missing.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: cannot read file: no such file\n$`));
+    expectOneErrorLine(await runCli('review', t.dir), 2, /: cannot read file: is a directory, not a file\n$/);
+    const bad = t.write('bad.yaml', 'kind: DaemonSet\nmetadata: {name: x\n');
+    expectOneErrorLine(await runCli('review', bad), 2, new RegExp(`^error: ${bad.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:\\d+:\\d+: invalid YAML: `));
+    const scalar = t.write('scalar.yaml', '42\n');
+    expectOneErrorLine(await runCli('review', scalar), 2, /scalar\.yaml:1: expected a Kubernetes object/);
+  });
+
+  test('a malformed workload is reviewed, not rejected: its problems are findings', async () => {
+    const t = tempFiles();
+    const file = t.write('broken.yaml', stringify(ds('broken', { containers: 'agent' })));
+    const r = await runCli('review', '--json', '--fail-on', 'high', file);
+    expect(r.code).toBe(1);
+    const findings = JSON.parse(r.stdout).workloads[0].findings;
+    expect(findings.map((f: any) => f.rule)).toContain('NA-REVIEW-ERROR');
+    expect(findings.find((f: any) => f.rule === 'NA-PRIVILEGED').message).toContain('could not evaluate it: spec.template.spec.containers must be a list, got "agent"');
+  });
+});

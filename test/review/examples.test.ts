@@ -1,0 +1,170 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { parse, parseAllDocuments } from 'yaml';
+import { HostAccessReasons, HostAccessType } from '../../src/model';
+import { ReviewPack, SecurityReview, Severity } from '../../src/review';
+import { runCli } from '../cli/run-cli';
+import { validateManifest } from '../util/k8s-schema';
+
+const ROOT = path.join(__dirname, '..', '..');
+const CHART_SHAPED = path.join(ROOT, 'examples', 'review', 'chart-shaped.yaml');
+
+function loadYamlStream(file: string): any[] {
+  return parseAllDocuments(fs.readFileSync(file, 'utf-8')).map((d) => d.toJS()).filter((o) => o !== null);
+}
+
+/**
+ * The source document's section 4.2 manifest (copied verbatim into test/examples/fixtures), completed into a deployable
+ * DaemonSet the way the document's baseline asks: `drop: [ALL]` moved inside `capabilities` (the document has it one
+ * level too high), a reason for each host privilege, a dedicated namespace and ServiceAccount, resources, probes,
+ * seccomp and no privilege escalation.
+ */
+function sectionFourTwoAgent(): any[] {
+  const fragment = parse(fs.readFileSync(path.join(ROOT, 'test', 'examples', 'fixtures', '4-2-least-privilege.yaml'), 'utf-8'));
+  const pod = fragment.spec.template.spec;
+  const container = pod.containers[0];
+  const { drop, ...securityContext } = container.securityContext;
+  expect(drop).toEqual(['ALL']); // the document's misplaced drop
+  container.securityContext = { ...securityContext, capabilities: { ...securityContext.capabilities, drop }, allowPrivilegeEscalation: false };
+  container.resources = { requests: { cpu: '100m', memory: '128Mi' }, limits: { memory: '256Mi' } };
+  container.ports = [{ name: 'health', containerPort: 8080 }];
+  container.livenessProbe = { httpGet: { path: '/healthz', port: 'health' } };
+  container.readinessProbe = { httpGet: { path: '/healthz', port: 'health' } };
+  const reasons = HostAccessReasons.format([
+    { type: HostAccessType.CAPABILITY, detail: 'NET_ADMIN', container: 'agent', reason: 'network management only (仅网络管理)' },
+    { type: HostAccessType.CAPABILITY, detail: 'SYS_PTRACE', container: 'agent', reason: 'process tracing only, as Falco does (仅进程追踪)' },
+    { type: HostAccessType.HOST_PATH, detail: '/var/log (read-only)', reason: 'reads node and container logs' },
+  ]);
+  const labels = { 'app.kubernetes.io/name': 'node-agent' };
+  const daemonSet = {
+    apiVersion: 'apps/v1',
+    kind: 'DaemonSet',
+    metadata: { name: 'node-agent', namespace: 'observability', labels, annotations: { [HostAccessReasons.ANNOTATION]: reasons } },
+    spec: {
+      selector: { matchLabels: labels },
+      template: {
+        metadata: { labels },
+        spec: {
+          ...pod,
+          serviceAccountName: 'node-agent',
+          automountServiceAccountToken: false,
+          securityContext: { seccompProfile: { type: 'RuntimeDefault' } },
+        },
+      },
+    },
+  };
+  return [
+    { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'observability' } },
+    { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'node-agent', namespace: 'observability' }, automountServiceAccountToken: false },
+    daemonSet,
+  ];
+}
+
+describe('the source document\'s section 4.2 agent', () => {
+  const manifests = sectionFourTwoAgent();
+
+  test('is a valid manifest', () => {
+    for (const m of manifests) expect(validateManifest(m)).toEqual([]);
+  });
+
+  test('passes the default packs with every host privilege explained', () => {
+    const report = SecurityReview.review(manifests, { allowedRegistries: ['registry.example.com'] });
+    expect(report.workloads).toHaveLength(1);
+    const [w] = report.workloads;
+    expect(SecurityReview.openFindings(report, Severity.LOW)).toEqual([]);
+    expect(w.podSecurityLevel).toBe('privileged');
+    expect(w.hostAccess.map((h) => [h.type, h.detail, h.risk, h.reason])).toEqual([
+      ['hostPath', '/var/log (read-only)', 'medium', 'reads node and container logs'],
+      ['capability', 'NET_ADMIN', 'high', 'network management only (仅网络管理)'],
+      ['capability', 'SYS_PTRACE', 'high', 'process tracing only, as Falco does (仅进程追踪)'],
+    ]);
+    // the findings that exist only because of the privileges stay in the report, accepted by their reasons
+    expect(w.findings.map((f) => [f.rule, f.severity, f.acknowledged, f.acknowledgedReason])).toEqual([
+      ['NA-CAPABILITIES', Severity.HIGH, true, 'host-access reason for capability NET_ADMIN: network management only (仅网络管理)'],
+      ['NA-CAPABILITIES', Severity.HIGH, true, 'host-access reason for capability SYS_PTRACE: process tracing only, as Falco does (仅进程追踪)'],
+      ['PSS-BASELINE-capabilities', Severity.MEDIUM, true,
+        'host-access reason for capability NET_ADMIN: network management only (仅网络管理); host-access reason for capability SYS_PTRACE: process tracing only, as Falco does (仅进程追踪)'],
+      ['PSS-BASELINE-hostPathVolumes', Severity.MEDIUM, true, 'host-access reason for hostPath /var/log (read-only): reads node and container logs'],
+    ]);
+  });
+
+  test('without its reasons, the same agent has open findings for every privilege', () => {
+    const bare = JSON.parse(JSON.stringify(manifests));
+    delete bare[2].metadata.annotations;
+    const open = SecurityReview.openFindings(SecurityReview.review(bare), Severity.LOW);
+    expect(open.map((f) => `${f.severity} ${f.rule} ${f.container ?? '-'}`)).toEqual([
+      'high NA-CAPABILITIES agent',
+      'high NA-CAPABILITIES agent',
+      'high NA-HOST-ACCESS-REASON agent',
+      'high NA-HOST-ACCESS-REASON agent',
+      'medium NA-HOST-ACCESS-REASON agent',
+      'medium PSS-BASELINE-capabilities -',
+      'medium PSS-BASELINE-hostPathVolumes -',
+    ]);
+  });
+});
+
+describe('examples/review/chart-shaped.yaml', () => {
+  const manifests = loadYamlStream(CHART_SHAPED);
+
+  test('is valid against the Kubernetes schema', () => {
+    expect(manifests.map((m) => m.kind)).toEqual(['ServiceAccount', 'ClusterRole', 'ClusterRoleBinding', 'ConfigMap', 'Service', 'DaemonSet']);
+    for (const m of manifests) expect(validateManifest(m)).toEqual([]);
+  });
+
+  test('gets the findings a fluent-bit chart\'s defaults deserve', () => {
+    const report = SecurityReview.review(manifests);
+    expect(report.workloads.map((w) => [w.kind, w.namespace, w.name, w.podSecurityLevel])).toEqual([['DaemonSet', 'default', 'fluent-bit', 'privileged']]);
+    const [w] = report.workloads;
+    expect(w.hostAccess.map((h) => `${h.type} ${h.detail} ${h.risk} ${h.reason ?? 'no reason'}`)).toEqual([
+      'hostPath /etc/machine-id (read-only) low no reason',
+      'hostPath /var/lib/docker/containers (read-only) high no reason',
+      'hostPath /var/log (read-write) high no reason',
+      'runAsRoot fluent-bit medium no reason',
+    ]);
+    const p = 'spec.template.spec';
+    expect(w.findings.map((f) => [f.severity, f.rule, f.field, f.acknowledged])).toEqual([
+      ['high', 'NA-HOST-ACCESS-REASON', `${p}.volumes[1].hostPath`, false],
+      ['high', 'NA-HOST-ACCESS-REASON', `${p}.volumes[2].hostPath`, false],
+      ['high', 'NA-HOSTPATH-SENSITIVE', `${p}.containers[0].volumeMounts[1].readOnly`, false],
+      ['high', 'NA-HOSTPATH-WRITABLE', `${p}.containers[0].volumeMounts[1].readOnly`, false],
+      ['medium', 'NA-HOST-ACCESS-REASON', `${p}.containers[0].securityContext.runAsNonRoot`, false],
+      ['medium', 'NA-NAMESPACE', 'metadata.namespace', false],
+      ['medium', 'NA-PRIVILEGE-ESCALATION', `${p}.containers[0].securityContext.allowPrivilegeEscalation`, false],
+      ['medium', 'NA-READONLY-ROOTFS', `${p}.containers[0].securityContext.readOnlyRootFilesystem`, false],
+      ['medium', 'NA-RESOURCES', `${p}.containers[0].resources`, false],
+      ['medium', 'NA-RUN-AS-NON-ROOT', `${p}.containers[0].securityContext.runAsNonRoot`, false],
+      ['medium', 'NA-SECCOMP', `${p}.securityContext.seccompProfile.type`, false],
+      ['medium', 'PSS-BASELINE-hostPathVolumes', `${p}.volumes`, false],
+      ['low', 'NA-HOST-ACCESS-REASON', `${p}.volumes[3].hostPath`, false],
+      ['low', 'NA-HOSTPATH-TYPE', `${p}.volumes[1].hostPath.type`, false],
+      ['low', 'NA-HOSTPATH-TYPE', `${p}.volumes[2].hostPath.type`, false],
+    ]);
+    expect(w.findings.find((f) => f.rule === 'NA-HOSTPATH-WRITABLE')!.message).toBe(
+      'DaemonSet default/fluent-bit, container "fluent-bit": mounts host path /var/log (volume "varlog") read-write at /var/log ' +
+      '(spec.template.spec.containers[0].volumeMounts[1].readOnly)');
+  });
+
+  test('with the restricted pack and an allowed registry: the image registry passes, restricted fails on hostPath and root', () => {
+    const report = SecurityReview.review(manifests, { packs: [ReviewPack.podSecurityRestricted(), ReviewPack.seedBaseline()], allowedRegistries: ['cr.fluentbit.io'] });
+    const rules = report.workloads[0].findings.map((f) => f.rule);
+    expect(rules).not.toContain('NA-IMAGE-REGISTRY');
+    expect(rules.filter((r) => r.startsWith('PSS-RESTRICTED'))).toEqual([
+      'PSS-RESTRICTED-allowPrivilegeEscalation', 'PSS-RESTRICTED-capabilities', 'PSS-RESTRICTED-restrictedVolumes',
+      'PSS-RESTRICTED-runAsNonRoot', 'PSS-RESTRICTED-seccompProfile',
+    ]);
+    expect(SecurityReview.review(manifests, { allowedRegistries: ['registry.example.com'] }).workloads[0].findings.map((f) => f.rule)).toContain('NA-IMAGE-REGISTRY');
+  });
+
+  test('the README shows the command\'s current output', async () => {
+    const readme = fs.readFileSync(path.join(ROOT, 'examples', 'review', 'README.md'), 'utf-8');
+    const command = '$ node bin/cdk8s-node-agents review examples/review/chart-shaped.yaml\n';
+    const start = readme.indexOf(command);
+    expect(start).toBeGreaterThan(0);
+    const shown = readme.slice(start + command.length, readme.indexOf('```', start));
+    const run = await runCli('review', path.relative(process.cwd(), CHART_SHAPED));
+    expect(run.code).toBe(0);
+    expect(shown).toBe(run.stdout);
+    expect(readme).toContain('## 2. The same agent built with cdk8s-node-agents');
+  });
+});

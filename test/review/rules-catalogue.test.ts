@@ -1,0 +1,41 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { ReviewPack, RulesCatalogue } from '../../src/review';
+
+const RULES_MD = path.join(__dirname, '..', '..', 'RULES.md');
+
+describe('RulesCatalogue', () => {
+  test('RULES.md at the repository root is RulesCatalogue.markdown()', () => {
+    const committed = fs.readFileSync(RULES_MD, 'utf-8');
+    const expected = RulesCatalogue.markdown();
+    if (committed !== expected) {
+      throw new Error(`RULES.md is stale: regenerate it from the repository root with\n  ${RulesCatalogue.REGENERATE}\nand commit the result`);
+    }
+  });
+
+  test('lists every pack with its rules, and every rule once with its severity, title, explanation and fix', () => {
+    const md = RulesCatalogue.markdown();
+    for (const pack of ReviewPack.all()) {
+      expect(md).toContain(`## Pack \`${pack.id}\``);
+      for (const rule of pack.rules) expect(md).toContain(`| [${rule.id}](#${rule.id.toLowerCase()}) |`);
+    }
+    const rules = [...new Map(ReviewPack.all().flatMap((p) => p.rules).map((r) => [r.id, r])).values()];
+    expect(rules).toHaveLength(22 + 19 - 1);
+    for (const rule of rules) {
+      expect(md.split(`\n### ${rule.id}\n`)).toHaveLength(2);
+      expect(md).toContain(rule.explanation);
+      expect(md).toContain(`Fix: ${rule.fix}.`);
+    }
+    expect(md).toContain('**Host paths are mounted read-only.** Severity: high. Packs: `seed-baseline`.');
+    expect(md).toContain('**RBAC bound to the workload\'s ServiceAccount is minimal.** Severity: high. Packs: `seed-baseline`, `node-agent-practices`.');
+    expect(md).toContain('| [NA-CAPABILITIES](#na-capabilities) | by risk, up to critical | Added capabilities are low-risk |');
+    expect(md).toContain('Packs: `pss-baseline`, `pss-restricted`.');
+  });
+
+  test('is deterministic and can list chosen packs', () => {
+    expect(RulesCatalogue.markdown()).toBe(RulesCatalogue.markdown());
+    const one = RulesCatalogue.markdown([ReviewPack.podSecurityBaseline()]);
+    expect(one).toContain('## Pack `pss-baseline`');
+    expect(one).not.toContain('### NA-');
+  });
+});

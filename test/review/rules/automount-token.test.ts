@@ -1,0 +1,36 @@
+import { AutomountTokenRule, Severity } from '../../../src/review';
+import { agent, binding, findingsOf, rbac, saSubject } from '../util';
+
+const rule = new AutomountTokenRule();
+const SA = { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'node-agent', namespace: 'observability' } };
+
+describe('NA-AUTOMOUNT-TOKEN: No API token is mounted for a ServiceAccount without RBAC', () => {
+  test('Noncompliance 1: automount left to the default, no binding', () => {
+    const findings = findingsOf(rule, [agent({ automountServiceAccountToken: undefined }), SA]);
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toMatchObject({ severity: Severity.LOW, field: 'spec.template.spec.automountServiceAccountToken' });
+    expect(findings[0].message).toContain('mounts an API token for ServiceAccount observability/node-agent (neither the pod nor its ServiceAccount ' +
+      'sets automountServiceAccountToken: false), but no RoleBinding or ClusterRoleBinding in the manifests grants it anything');
+  });
+
+  test('Noncompliance 2: automount true on the pod overrides the ServiceAccount; the default ServiceAccount not among the manifests', () => {
+    const sa = { ...SA, automountServiceAccountToken: false };
+    expect(findingsOf(rule, [agent({ automountServiceAccountToken: true }), sa]).map((f) => f.message)).toEqual([
+      expect.stringContaining('(the pod sets automountServiceAccountToken: true)'),
+    ]);
+    expect(findingsOf(rule, [agent({ automountServiceAccountToken: undefined, serviceAccountName: undefined })]).map((f) => f.message)).toEqual([
+      expect.stringContaining('ServiceAccount observability/default (the pod does not set automountServiceAccountToken: false)'),
+    ]);
+  });
+
+  test('Compliance: false on the pod or on the ServiceAccount; or the ServiceAccount is bound', () => {
+    expect(findingsOf(rule, [agent()])).toEqual([]);
+    expect(findingsOf(rule, [agent({ automountServiceAccountToken: undefined }), { ...SA, automountServiceAccountToken: false }])).toEqual([]);
+    const bound = [
+      agent({ automountServiceAccountToken: undefined }),
+      rbac('ClusterRole', 'read-pods', [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }]),
+      binding('ClusterRoleBinding', 'node-agent', { kind: 'ClusterRole', name: 'read-pods' }, [saSubject()]),
+    ];
+    expect(findingsOf(rule, bound)).toEqual([]);
+  });
+});

@@ -1,0 +1,24 @@
+import { DedicatedServiceAccountRule, Severity } from '../../../src/review';
+import { agent, findingsOf } from '../util';
+
+const rule = new DedicatedServiceAccountRule();
+
+describe('NA-SERVICE-ACCOUNT: The pod runs as a dedicated ServiceAccount', () => {
+  test('Noncompliance 1: no serviceAccountName', () => {
+    const findings = findingsOf(rule, [agent({ serviceAccountName: undefined })]);
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toMatchObject({ severity: Severity.MEDIUM, field: 'spec.template.spec.serviceAccountName' });
+    expect(findings[0].message).toContain('runs as the namespace\'s default ServiceAccount');
+  });
+
+  test('Noncompliance 2: serviceAccountName default, or the deprecated serviceAccount default', () => {
+    expect(findingsOf(rule, [agent({ serviceAccountName: 'default' })])).toHaveLength(1);
+    const deprecated = findingsOf(rule, [agent({ serviceAccountName: undefined, serviceAccount: 'default' })]);
+    expect(deprecated.map((f) => f.field)).toEqual(['spec.template.spec.serviceAccount']);
+  });
+
+  test('Compliance: a ServiceAccount of its own (the deprecated field counts too)', () => {
+    expect(findingsOf(rule, [agent({ serviceAccountName: 'node-agent' })])).toEqual([]);
+    expect(findingsOf(rule, [agent({ serviceAccountName: undefined, serviceAccount: 'node-agent' })])).toEqual([]);
+  });
+});

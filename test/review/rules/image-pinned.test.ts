@@ -1,0 +1,40 @@
+import { ImagePinnedRule, Severity } from '../../../src/review';
+import { agent, agentWithContainer, findingsOf, goodContainer } from '../util';
+
+const rule = new ImagePinnedRule();
+
+describe('NA-IMAGE-PINNED: Images are pinned to a version (no latest, no untagged)', () => {
+  test('Noncompliance 1: the latest tag', () => {
+    const findings = findingsOf(rule, [agentWithContainer({ image: 'busybox:latest' })]);
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toMatchObject({ severity: Severity.HIGH, container: 'agent', field: 'spec.template.spec.containers[0].image' });
+    expect(findings[0].message).toContain('uses image busybox:latest, tagged latest');
+  });
+
+  test('Noncompliance 2: no tag (a registry port is not a tag), in an init container too', () => {
+    const ds = agent({
+      initContainers: [{ name: 'init', image: 'quay.io/prometheus/busybox' }],
+      containers: [goodContainer({ image: 'localhost:5000/agent' })],
+    });
+    expect(findingsOf(rule, [ds]).map((f) => [f.container, f.message.replace(/^.*?: /, '')])).toEqual([
+      ['agent', 'uses image localhost:5000/agent without a tag, which pulls latest (spec.template.spec.containers[0].image)'],
+      ['init', 'uses image quay.io/prometheus/busybox without a tag, which pulls latest (spec.template.spec.initContainers[0].image)'],
+    ]);
+  });
+
+  test('Noncompliance 3: no image at all', () => {
+    expect(findingsOf(rule, [agentWithContainer({ image: undefined })]).map((f) => f.message)).toEqual([expect.stringContaining('has no image')]);
+  });
+
+  test('Compliance: a version tag, a digest, or latest pinned by a digest', () => {
+    const ds = agent({
+      containers: [
+        goodContainer({ image: 'cr.fluentbit.io/fluent/fluent-bit:5.1.1' }),
+        goodContainer({ name: 'b', image: 'registry.example.com/agent@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef' }),
+        goodContainer({ name: 'c', image: 'nginx:latest@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef' }),
+        goodContainer({ name: 'd', image: 'localhost:5000/agent:1.0' }),
+      ],
+    });
+    expect(findingsOf(rule, [ds])).toEqual([]);
+  });
+});

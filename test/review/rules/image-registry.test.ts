@@ -1,0 +1,37 @@
+import { ImageRegistryRule, Severity } from '../../../src/review';
+import { agent, agentWithContainer, findingsOf, goodContainer } from '../util';
+
+const rule = new ImageRegistryRule();
+
+describe('NA-IMAGE-REGISTRY: Images come from an allowed registry', () => {
+  test('Noncompliance 1: an image from another registry', () => {
+    const findings = findingsOf(rule, [agentWithContainer({ image: 'ghcr.io/acme/agent:1.0' })], { allowedRegistries: ['registry.example.com'] });
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toMatchObject({ severity: Severity.HIGH, container: 'agent', field: 'spec.template.spec.containers[0].image' });
+    expect(findings[0].message).toContain('uses image ghcr.io/acme/agent:1.0 from ghcr.io, which is not an allowed registry (registry.example.com)');
+  });
+
+  test('Noncompliance 2: an image without a registry is from docker.io; a path prefix must match whole segments', () => {
+    const ds = agent({ containers: [goodContainer({ image: 'nginx:1.27' }), goodContainer({ name: 'b', image: 'docker.io/falcosecurity-fake/falco:1' })] });
+    const findings = findingsOf(rule, [ds], { allowedRegistries: ['docker.io/falcosecurity'] });
+    expect(findings.map((f) => f.container)).toEqual(['agent', 'b']);
+    expect(findings[0].message).toContain('from docker.io');
+  });
+
+  test('Noncompliance 3: an empty allowed list allows nothing', () => {
+    expect(findingsOf(rule, [agent()], { allowedRegistries: [] }).map((f) => f.message)).toEqual([expect.stringContaining('(none is allowed)')]);
+  });
+
+  test('Compliance: allowed hosts and path prefixes; docker.io aliases; no list means any registry', () => {
+    const ds = agent({
+      containers: [
+        goodContainer(),
+        goodContainer({ name: 'b', image: 'falcosecurity/falco:0.44.1' }),
+        goodContainer({ name: 'c', image: 'index.docker.io/falcosecurity/falcoctl:0.13.0' }),
+      ],
+    });
+    expect(findingsOf(rule, [ds], { allowedRegistries: ['registry.example.com', 'docker.io/falcosecurity/'] })).toEqual([]);
+    expect(findingsOf(rule, [agentWithContainer({ image: 'nginx:1.27' })], { allowedRegistries: ['index.docker.io'] })).toEqual([]);
+    expect(findingsOf(rule, [agentWithContainer({ image: 'ghcr.io/x/y:1' })])).toEqual([]);
+  });
+});

@@ -1,0 +1,30 @@
+import { SeccompProfileRule, Severity } from '../../../src/review';
+import { agent, findingsOf, goodContainer } from '../util';
+
+const rule = new SeccompProfileRule();
+
+describe('NA-SECCOMP: Containers run with a RuntimeDefault or Localhost seccomp profile', () => {
+  test('Noncompliance 1: no profile anywhere: one pod-level finding', () => {
+    const findings = findingsOf(rule, [agent({ securityContext: { runAsNonRoot: true }, containers: [goodContainer(), goodContainer({ name: 'b' })] })]);
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toMatchObject({ severity: Severity.MEDIUM, field: 'spec.template.spec.securityContext.seccompProfile.type' });
+    expect(findings[0].container).toBeUndefined();
+    expect(findings[0].message).toContain('sets no seccomp profile on the pod or its containers: they run Unconfined');
+  });
+
+  test('Noncompliance 2: a container overriding the pod with Unconfined; a container missing one when others set theirs', () => {
+    const unconfined = agent({ containers: [goodContainer({ securityContext: { seccompProfile: { type: 'Unconfined' } } })] });
+    expect(findingsOf(rule, [unconfined]).map((f) => [f.container, f.field])).toEqual([['agent', 'spec.template.spec.containers[0].securityContext.seccompProfile.type']]);
+    const partial = agent({
+      securityContext: {},
+      containers: [goodContainer({ securityContext: { seccompProfile: { type: 'RuntimeDefault' } } }), goodContainer({ name: 'b' })],
+    });
+    expect(findingsOf(rule, [partial]).map((f) => f.container)).toEqual(['b']);
+  });
+
+  test('Compliance: RuntimeDefault on the pod, or Localhost on every container', () => {
+    expect(findingsOf(rule, [agent()])).toEqual([]);
+    const localhost = agent({ securityContext: {}, containers: [goodContainer({ securityContext: { seccompProfile: { type: 'Localhost', localhostProfile: 'agent.json' } } })] });
+    expect(findingsOf(rule, [localhost])).toEqual([]);
+  });
+});

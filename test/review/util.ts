@@ -1,0 +1,98 @@
+// Shared fixtures for the review tests: plain manifests, no charts (cdk-nag's TestPack idea: one rule at a time).
+import { Finding, IReviewRule, ReviewOptions, ReviewPack, SecurityReview } from '../../src/review';
+
+export const IMAGE = 'registry.example.com/node-agent:1.2.0';
+
+/** a container that every default rule accepts. */
+export function goodContainer(extra: any = {}): any {
+  return {
+    name: 'agent',
+    image: IMAGE,
+    securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } },
+    resources: { requests: { cpu: '100m', memory: '128Mi' }, limits: { memory: '256Mi' } },
+    livenessProbe: { httpGet: { path: '/healthz', port: 8080 } },
+    readinessProbe: { httpGet: { path: '/healthz', port: 8080 } },
+    ...extra,
+  };
+}
+
+/** a pod spec that every rule of every built-in pack accepts (Pod Security restricted included). */
+export function goodPodSpec(extra: any = {}): any {
+  return {
+    serviceAccountName: 'node-agent',
+    automountServiceAccountToken: false,
+    securityContext: { runAsNonRoot: true, runAsUser: 65534, seccompProfile: { type: 'RuntimeDefault' } },
+    containers: [goodContainer()],
+    ...extra,
+  };
+}
+
+export interface WorkloadOptions {
+  readonly kind?: string;
+  readonly name?: string;
+  /** null: no namespace. */
+  readonly namespace?: string | null;
+  readonly annotations?: { [key: string]: string };
+}
+
+function metadata(options: WorkloadOptions): any {
+  const m: any = { name: options.name ?? 'node-agent' };
+  if (options.namespace !== null) m.namespace = options.namespace ?? 'observability';
+  if (options.annotations) m.annotations = options.annotations;
+  return m;
+}
+
+/** a DaemonSet (or another kind with a pod template) around a pod spec. */
+export function workload(podSpec: any = goodPodSpec(), options: WorkloadOptions = {}): any {
+  const kind = options.kind ?? 'DaemonSet';
+  const labels = { 'app.kubernetes.io/name': options.name ?? 'node-agent' };
+  const template = { metadata: { labels }, spec: podSpec };
+  switch (kind) {
+    case 'Pod':
+      return { apiVersion: 'v1', kind, metadata: metadata(options), spec: podSpec };
+    case 'CronJob':
+      return { apiVersion: 'batch/v1', kind, metadata: metadata(options), spec: { schedule: '0 * * * *', jobTemplate: { spec: { template } } } };
+    case 'Job':
+      return { apiVersion: 'batch/v1', kind, metadata: metadata(options), spec: { template } };
+    default:
+      return { apiVersion: 'apps/v1', kind, metadata: metadata(options), spec: { selector: { matchLabels: labels }, template } };
+  }
+}
+
+/** a DaemonSet whose pod spec is the good one with some fields replaced. */
+export function agent(podSpecChanges: any = {}, options: WorkloadOptions = {}): any {
+  return workload(goodPodSpec(podSpecChanges), options);
+}
+
+/** the good pod spec with its one container changed. */
+export function agentWithContainer(containerChanges: any, podSpecChanges: any = {}, options: WorkloadOptions = {}): any {
+  return agent({ containers: [goodContainer(containerChanges)], ...podSpecChanges }, options);
+}
+
+/** the findings of one rule over the manifests, through the engine (so messages, severities and acknowledgements are real). */
+export function findingsOf(rule: IReviewRule, manifests: any[], options: ReviewOptions = {}): Finding[] {
+  const report = SecurityReview.review(manifests, { ...options, packs: [ReviewPack.custom('test', [rule])] });
+  return report.workloads.flatMap((w) => w.findings);
+}
+
+export function rbac(kind: 'ClusterRole' | 'Role', name: string, rules: any[], namespace?: string): any {
+  return { apiVersion: 'rbac.authorization.k8s.io/v1', kind, metadata: namespace ? { name, namespace } : { name }, rules };
+}
+
+export function binding(kind: 'ClusterRoleBinding' | 'RoleBinding', name: string, roleRef: { kind: string; name: string }, subjects: any[], namespace?: string): any {
+  return {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind,
+    metadata: namespace ? { name, namespace } : { name },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', ...roleRef },
+    subjects,
+  };
+}
+
+export function saSubject(name = 'node-agent', namespace = 'observability'): any {
+  return { kind: 'ServiceAccount', name, namespace };
+}
+
+export function hostPathVolume(name: string, path: string, type?: string): any {
+  return { name, hostPath: type === undefined ? { path } : { path, type } };
+}
