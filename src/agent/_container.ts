@@ -11,7 +11,7 @@ import { AgentProbe } from './agent-probe';
 import { ContainerOptions } from './container-options';
 import { HostMount } from './host-mount';
 import { checkImage } from './_image';
-import { checkDnsLabel, checkInteger, checkReason, fail } from './_validate';
+import { checkDnsLabel, checkDuration, checkInteger, checkReason, checkSize, fail, hasOwn } from './_validate';
 
 /** environment variables every agent container gets from the downward API. */
 export const DOWNWARD_ENV: { [name: string]: string } = {
@@ -29,7 +29,12 @@ export enum ContainerRole {
 
 /** a hostPath volume needed by a container. */
 export interface HostVolume {
+  /** identifies the volume: mounts with the same key share it. */
+  readonly key: string;
+  /** the chosen or derived name (see `_volumes.ts` for the final one). */
   readonly name: string;
+  /** whether the user chose the name. */
+  readonly explicit: boolean;
   readonly hostPath: string;
   readonly type: string;
 }
@@ -69,13 +74,14 @@ export class AgentContainer {
   public readonly role: ContainerRole;
   private readonly field: string;
   private readonly hostMounts: HostMount[] = [];
-  private readonly env: { [name: string]: string } = {};
+  // a Map, not an object: names such as __proto__ or constructor are valid environment variables.
+  private readonly env = new Map<string, string>();
   private readonly scratchDirs: string[] = [];
 
   constructor(private readonly scope: Construct, name: string, role: ContainerRole, private readonly options: ContainerOptions, allowedRegistries?: string[]) {
     this.role = role;
     this.field = role === ContainerRole.MAIN ? 'props' : `${role === ContainerRole.INIT ? 'initContainers' : 'sidecars'}[${name}]`;
-    checkDnsLabel(scope, `${this.fieldName('name')}`, name);
+    checkDnsLabel(scope, role === ContainerRole.MAIN ? 'containerName' : this.fieldName('name'), name);
     this.name = name;
     checkImage(scope, this.fieldName('image'), options.image, allowedRegistries);
 
@@ -110,6 +116,7 @@ export class AgentContainer {
     const portNames = new Set<string>();
     const portNumbers = new Set<string>();
     for (const port of options.ports ?? []) {
+      if (!port || typeof port !== 'object') fail(scope, `${this.fieldName('ports')}: each port must be { name, containerPort }, got ${JSON.stringify(port)}`);
       if (!port.name || port.name.length > 15 || !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(port.name) || !/[a-z]/.test(port.name)) {
         fail(scope, `${this.fieldName('ports')}: port name "${port.name}" is invalid: use at most 15 lowercase letters, digits and '-', with at least one letter (e.g. "metrics")`);
       }
@@ -159,12 +166,12 @@ export class AgentContainer {
     if (!/^[-._a-zA-Z][-._a-zA-Z0-9]*$/.test(name)) {
       fail(this.scope, `${field}: "${name}" is not a valid environment variable name: use letters, digits, '_', '-' or '.', not starting with a digit`);
     }
-    if (name in DOWNWARD_ENV) {
+    if (hasOwn(DOWNWARD_ENV, name)) {
       fail(this.scope, `${field}: ${name} is set by the agent from the downward API (${DOWNWARD_ENV[name]}): remove it or use another name`);
     }
-    if (name in this.env) fail(this.scope, `${field} is set twice`);
+    if (this.env.has(name)) fail(this.scope, `${field} is set twice`);
     if (typeof value !== 'string') fail(this.scope, `${field} must be a string, got ${JSON.stringify(value)}`);
-    this.env[name] = value;
+    this.env.set(name, value);
   }
 
   /** adds a writable emptyDir at a path. */
@@ -184,14 +191,31 @@ export class AgentContainer {
     this.extraMounts.push({ mountPath, volumeName });
   }
 
-  /** the hostPath volumes this container needs, with their names. */
+  /** the hostPath volumes this container needs; mounts of one path without a chosen name share a volume. */
   public hostVolumes(): { volume: HostVolume; mount: HostMount }[] {
-    return this.hostMounts.map((m) => ({ volume: { name: m.volumeName ?? volumeNameFor(m.hostPath), hostPath: m.hostPath, type: m.type }, mount: m }));
+    return this.hostMounts.map((m) => {
+      const hostPath = normalisePath(m.hostPath);
+      const explicit = m.volumeName !== undefined;
+      return {
+        volume: {
+          key: explicit ? `named\u0000${m.volumeName}` : `host\u0000${hostPath}`,
+          name: m.volumeName ?? volumeNameFor(hostPath),
+          explicit,
+          hostPath: m.hostPath,
+          type: m.type,
+        },
+        mount: m,
+      };
+    });
   }
 
-  /** scratch volume names, derived from the directory. */
-  public scratchVolumes(): { name: string; dir: string }[] {
-    return this.scratchDirs.map((dir) => ({ name: `${this.name}-scratch-${volumeNameFor(dir).slice('host-'.length)}`.slice(0, 63).replace(/-+$/, ''), dir }));
+  /** this container's scratch volumes, one per directory. */
+  public scratchVolumes(): { key: string; name: string; dir: string }[] {
+    return this.scratchDirs.map((dir) => ({
+      key: `scratch\u0000${this.name}\u0000${normalisePath(dir)}`,
+      name: `${this.name}-scratch-${volumeNameFor(dir).slice('host-'.length)}`,
+      dir,
+    }));
   }
 
   /** whether the container is privileged. */
@@ -226,8 +250,8 @@ export class AgentContainer {
     return out;
   }
 
-  /** renders the container as Kubernetes JSON. */
-  public toJson(): any {
+  /** renders the container as Kubernetes JSON; `volumeName` gives the final name of a volume by key. */
+  public toJson(volumeName: (key: string) => string): any {
     const o = this.options;
     const privileged = o.privileged !== undefined;
     const securityContext: any = {
@@ -246,16 +270,16 @@ export class AgentContainer {
     };
     const env = [
       ...Object.entries(DOWNWARD_ENV).map(([name, fieldPath]) => ({ name, valueFrom: { fieldRef: { fieldPath } } })),
-      ...Object.entries(this.env).map(([name, value]) => ({ name, value })),
+      ...[...this.env].map(([name, value]) => ({ name, value })),
     ];
     const volumeMounts = [
       ...this.hostVolumes().map(({ volume, mount }) => ({
-        name: volume.name,
+        name: volumeName(volume.key),
         mountPath: mount.mountPath,
         readOnly: mount.writable ? undefined : true,
         mountPropagation: mount.propagation,
       })),
-      ...this.scratchVolumes().map((s) => ({ name: s.name, mountPath: s.dir })),
+      ...this.scratchVolumes().map((s) => ({ name: volumeName(s.key), mountPath: s.dir })),
       ...this.extraMounts.map((m) => ({ name: m.volumeName, mountPath: m.mountPath, readOnly: true })),
     ];
     return {
@@ -315,20 +339,23 @@ export class AgentContainer {
       fail(this.scope, `${field}: an exec probe needs a command, e.g. ['cat', '/tmp/healthy']`);
     }
     if (probe.options.failureThreshold !== undefined) checkInteger(this.scope, `${field} failureThreshold`, probe.options.failureThreshold, 1, 1000000);
-    const timeout = probe.options.timeout?.toSeconds();
-    if (timeout !== undefined && (timeout < 1 || !Number.isInteger(timeout))) fail(this.scope, `${field} timeout must be a whole number of seconds, at least 1, got ${timeout}s`);
-    const period = probe.options.period?.toSeconds();
-    if (period !== undefined && (period < 1 || !Number.isInteger(period))) fail(this.scope, `${field} period must be a whole number of seconds, at least 1, got ${period}s`);
-    const delay = probe.options.initialDelay?.toSeconds();
-    if (delay !== undefined && (delay < 0 || !Number.isInteger(delay))) fail(this.scope, `${field} initialDelay must be a whole number of seconds, got ${delay}s`);
+    if (probe.options.timeout !== undefined) checkDuration(this.scope, `${field} timeout`, probe.options.timeout, 1);
+    if (probe.options.period !== undefined) checkDuration(this.scope, `${field} period`, probe.options.period, 1);
+    if (probe.options.initialDelay !== undefined) checkDuration(this.scope, `${field} initialDelay`, probe.options.initialDelay, 0);
   }
 
   private checkResources(): void {
     const r = this.options.resources ?? {};
-    const request = r.memoryRequest ?? Size.mebibytes(128);
-    const limit = r.memoryLimit ?? Size.mebibytes(request.toMebibytes() * 2);
-    if (limit.toMebibytes() < request.toMebibytes()) {
-      fail(this.scope, `${this.fieldName('resources')}: memoryLimit (${limit.toMebibytes()}Mi) is below memoryRequest (${request.toMebibytes()}Mi): raise the limit or lower the request`);
+    const field = this.fieldName('resources');
+    const request = r.memoryRequest !== undefined ? checkSize(this.scope, `${field}.memoryRequest`, r.memoryRequest) : 128;
+    const limit = r.memoryLimit !== undefined ? checkSize(this.scope, `${field}.memoryLimit`, r.memoryLimit) : request * 2;
+    if (limit < request) {
+      fail(this.scope, `${field}: memoryLimit (${limit}Mi) is below memoryRequest (${request}Mi): raise the limit or lower the request`);
+    }
+    for (const [name, cpu] of [['cpuRequest', r.cpuRequest], ['cpuLimit', r.cpuLimit]] as const) {
+      if (cpu !== undefined && (typeof cpu?.amount !== 'string' || !Number.isFinite(cpuMillis(cpu)) || cpuMillis(cpu) <= 0)) {
+        fail(this.scope, `${field}.${name} must be a positive Cpu (e.g. Cpu.millis(100)), got ${JSON.stringify(cpu)}`);
+      }
     }
     if (r.cpuLimit && r.cpuRequest && cpuMillis(r.cpuLimit) < cpuMillis(r.cpuRequest)) {
       fail(this.scope, `${this.fieldName('resources')}: cpuLimit (${r.cpuLimit.amount}) is below cpuRequest (${r.cpuRequest.amount})`);

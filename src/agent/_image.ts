@@ -52,7 +52,10 @@ export function parseImage(image: string): ImageReference | undefined {
  * allowed registries is given, that it comes from one of them.
  */
 export function checkImage(scope: Construct | undefined, field: string, image: string, allowedRegistries?: string[]): ImageReference {
-  if (image === undefined || image.trim() === '') {
+  if (image !== undefined && image !== null && typeof image !== 'string') {
+    fail(scope, `${field} must be a string such as "registry.example.com/node-agent:1.2.0", got ${JSON.stringify(image)}`);
+  }
+  if (image === undefined || image === null || image.trim() === '') {
     fail(scope, `${field} is empty: give a pinned image such as "registry.example.com/node-agent:1.2.0"`);
   }
   const ref = parseImage(image);

@@ -3,6 +3,7 @@
  *
  * Every message is written for the user: it names the field, the value received and the fix.
  */
+import { SizeRoundingBehavior } from 'cdk8s';
 import { Construct } from 'constructs';
 
 /** throws an error prefixed with the construct path, so the user knows which agent is wrong. */
@@ -64,4 +65,33 @@ export function checkReason(scope: Construct | undefined, field: string, reason:
     fail(scope, `${field}: the reason must be a single line, got ${JSON.stringify(reason)}`);
   }
   return reason.trim();
+}
+
+/** a cdk8s Duration that is a whole number of seconds, at least `min`; returns the seconds. */
+export function checkDuration(scope: Construct | undefined, field: string, duration: any, min = 0): number {
+  if (!duration || typeof duration.toSeconds !== 'function') {
+    fail(scope, `${field} must be a Duration (e.g. Duration.seconds(30)), got ${JSON.stringify(duration)}`);
+  }
+  const seconds = duration.toSeconds({ integral: false });
+  if (!Number.isInteger(seconds) || seconds < min || seconds > 2147483647) {
+    fail(scope, `${field} must be a whole number of seconds, at least ${min}, got ${seconds}s`);
+  }
+  return seconds;
+}
+
+/** a cdk8s Size that is a whole, positive number of MiB; returns the MiB. */
+export function checkSize(scope: Construct | undefined, field: string, size: any): number {
+  if (!size || typeof size.toMebibytes !== 'function') {
+    fail(scope, `${field} must be a Size (e.g. Size.mebibytes(128)), got ${JSON.stringify(size)}`);
+  }
+  const mebibytes = size.toMebibytes({ rounding: SizeRoundingBehavior.NONE });
+  if (!Number.isInteger(mebibytes) || mebibytes <= 0) {
+    fail(scope, `${field} must be a whole, positive number of MiB (e.g. Size.mebibytes(128)), got ${mebibytes}Mi`);
+  }
+  return mebibytes;
+}
+
+/** whether a plain object has its own property `key` (not one inherited from Object.prototype). */
+export function hasOwn(object: object, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(object, key);
 }

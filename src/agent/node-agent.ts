@@ -16,10 +16,11 @@ import { HostMount } from './host-mount';
 import { NodeAffinityTerm, NodeRequirement, WeightedNodeAffinityTerm } from './node-requirement';
 import { Toleration } from './toleration';
 import { AgentUpdateStrategy } from './update-strategy';
-import { AgentContainer, ContainerRole, checkAbsolutePath } from './_container';
+import { AgentContainer, ContainerRole, checkAbsolutePath, normalisePath } from './_container';
 import { SecurityCheck } from './security-check';
 import { AgentNamespace } from './_namespace';
-import { checkDnsLabel, checkDnsSubdomain, checkInteger, checkLabelKey, checkLabelValue, checkReason, fail } from './_validate';
+import { assignVolumeNames, VolumeRequest } from './_volumes';
+import { checkDnsLabel, checkDnsSubdomain, checkDuration, checkInteger, checkLabelKey, checkLabelValue, checkReason, fail, hasOwn } from './_validate';
 
 const IS_NODE_AGENT = Symbol.for('cdk8s-node-agents.NodeAgent');
 
@@ -382,14 +383,18 @@ export class NodeAgent extends Construct {
     this.namespace = props.namespace ?? Chart.of(this).namespace ?? this.name;
     checkDnsLabel(this, 'namespace', this.namespace);
     this.podSecurityVersion = props.podSecurityVersion ?? PodSecurity.DEFAULT_VERSION;
-    // fails early on a version the model does not know.
-    PodSecurity.evaluate({ containers: [] }, { version: this.podSecurityVersion });
+    try {
+      // fails early on a version the model does not know; this only adds the construct path.
+      PodSecurity.versionLabel(this.podSecurityVersion);
+    } catch (e) {
+      fail(this, `podSecurityVersion: ${(e as Error).message}`);
+    }
 
     this.selectorLabels = { 'app.kubernetes.io/name': this.name };
     for (const [k, v] of Object.entries(props.labels ?? {})) {
       checkLabelKey(this, 'labels', k);
       checkLabelValue(this, `labels.${k}`, v);
-      if (k in this.selectorLabels || k === 'app.kubernetes.io/managed-by') {
+      if (hasOwn(this.selectorLabels, k) || k === 'app.kubernetes.io/managed-by') {
         fail(this, `labels: "${k}" is set by the agent (its selector and identity labels): remove it from labels`);
       }
     }
@@ -414,7 +419,7 @@ export class NodeAgent extends Construct {
     // rollout
     this.updateStrategy = props.updateStrategy ?? AgentUpdateStrategy.rollingUpdate();
     this.checkUpdateStrategy(this.updateStrategy);
-    if (props.minReady !== undefined) checkInteger(this, 'minReady (seconds)', props.minReady.toSeconds(), 0, 2147483647);
+    if (props.minReady !== undefined) checkDuration(this, 'minReady', props.minReady);
     if (props.revisionHistoryLimit !== undefined) checkInteger(this, 'revisionHistoryLimit', props.revisionHistoryLimit, 0, 2147483647);
 
     // host namespaces
@@ -422,7 +427,10 @@ export class NodeAgent extends Construct {
     if (props.hostPID) checkReason(this, 'hostPID', props.hostPID.reason);
     if (props.hostIPC) checkReason(this, 'hostIPC', props.hostIPC.reason);
     if (props.fsGroup !== undefined) checkInteger(this, 'fsGroup', props.fsGroup, 0, 2147483647);
-    if (props.terminationGracePeriod !== undefined) checkInteger(this, 'terminationGracePeriod (seconds)', props.terminationGracePeriod.toSeconds(), 0, 2147483647);
+    if (props.dnsPolicy === DnsPolicy.NONE) {
+      fail(this, 'dnsPolicy None needs a dnsConfig, which NodeAgent does not model: use ClusterFirst, ClusterFirstWithHostNet or Default, or patch spec.template.spec.dnsConfig in with daemonSet.addJsonPatch');
+    }
+    if (props.terminationGracePeriod !== undefined) checkDuration(this, 'terminationGracePeriod', props.terminationGracePeriod);
 
     // containers
     this.main = new AgentContainer(this, props.containerName ?? 'agent', ContainerRole.MAIN, props, props.allowedRegistries);
@@ -449,10 +457,13 @@ export class NodeAgent extends Construct {
       const names = Object.keys(files);
       if (names.length === 0) fail(this, 'configFiles is empty: give at least one file, or leave configFiles out');
       for (const f of names) {
-        if (!/^[-._a-zA-Z0-9]+$/.test(f) || f === '.' || f === '..') {
-          fail(this, `configFiles: "${f}" is not a valid file name: use letters, digits, '-', '_' and '.' only`);
+        if (!/^[-._a-zA-Z0-9]+$/.test(f) || f === '.' || f === '..' || f.length > 253) {
+          fail(this, `configFiles: "${f}" is not a valid file name: use at most 253 letters, digits, '-', '_' and '.'`);
         }
         if (typeof files[f] !== 'string') fail(this, `configFiles.${f} must be a string, got ${typeof files[f]}`);
+      }
+      if (hasOwn(props.podAnnotations ?? {}, 'checksum/config')) {
+        fail(this, 'podAnnotations: "checksum/config" is set by the agent from the config files (it rolls the agent when they change): remove it or use another key');
       }
       const mountPath = props.configMountPath ?? `/etc/${this.name}`;
       checkAbsolutePath(this, 'configMountPath', mountPath);
@@ -506,7 +517,7 @@ export class NodeAgent extends Construct {
       if (t.effect !== TaintEffect.NO_EXECUTE) {
         fail(this, `tolerations[${t.key ?? '*'}]: evictAfter applies only to NoExecute taints: set effect: TaintEffect.NO_EXECUTE or remove evictAfter`);
       }
-      checkInteger(this, `tolerations[${t.key ?? '*'}] evictAfter (seconds)`, t.evictAfter.toSeconds(), 0, Number.MAX_SAFE_INTEGER);
+      checkDuration(this, `tolerations[${t.key ?? '*'}] evictAfter`, t.evictAfter);
     }
     const same = this.tolerations.find((o) => o.key === t.key && o.operator === t.operator && o.value === t.value && o.effect === t.effect);
     if (same) fail(this, `tolerations: the toleration for "${t.key ?? '*'}" (${t.operator}${t.effect ? `, ${t.effect}` : ''}) is given twice`);
@@ -593,6 +604,7 @@ export class NodeAgent extends Construct {
    * rule packs and the acknowledgements that apply to it.
    */
   public review(): ReviewReport {
+    this.assertRenderable();
     return SecurityReview.review(this.renderedObjects(), {
       podSecurityVersion: this.podSecurityVersion,
       allowedRegistries: this.props.allowedRegistries,
@@ -613,6 +625,7 @@ export class NodeAgent extends Construct {
 
   /** the strictest Pod Security level the rendered pod spec (including JSON patches) satisfies. */
   public get podSecurityLevel(): PodSecurityLevel {
+    this.assertRenderable();
     return PodSecurity.evaluate(this.renderedPodSpec(), { version: this.podSecurityVersion }).level;
   }
 
@@ -623,6 +636,7 @@ export class NodeAgent extends Construct {
    * @param nodes `v1` Node objects, e.g. the items of `kubectl get nodes -o json`
    */
   public coverage(nodes: any[]): CoveragePlan {
+    this.assertRenderable();
     return DaemonSetCoverage.plan(this.daemonSet.toJson(), nodes);
   }
 
@@ -630,6 +644,7 @@ export class NodeAgent extends Construct {
    * The rollout arithmetic for a cluster of `nodeCount` eligible nodes: budgets in nodes and the number of waves.
    */
   public rolloutPlan(nodeCount: number): RolloutPlan {
+    this.assertRenderable();
     return RolloutPlan.of(this.daemonSet.toJson(), nodeCount);
   }
 
@@ -646,6 +661,12 @@ export class NodeAgent extends Construct {
   private reasonsAnnotation(): string | undefined {
     const reasons = this.hostAccessReasons;
     return reasons.length > 0 ? HostAccessReasons.format(reasons) : undefined;
+  }
+
+  /** fails with the construct path (rather than inside cdk8s' serializer) when the pod cannot be rendered. */
+  private assertRenderable(): void {
+    const errors = this.volumeNames().errors;
+    if (errors.length > 0) fail(this, errors.join('; '));
   }
 
   private acknowledgementsAnnotation(): string | undefined {
@@ -691,6 +712,10 @@ export class NodeAgent extends Construct {
     const p = this.props;
     const containers = this.allContainers();
     const allRoot = containers.some((c) => c.runsAsRoot);
+    const { names, errors } = this.volumeNames();
+    // validation reports these with the construct path first; this only guards a direct toJson().
+    if (errors.length > 0) fail(this, errors.join('; '));
+    const nameOf = (key: string) => names.get(key)!;
     return {
       serviceAccountName: this.name,
       automountServiceAccountToken: this.mountsToken(),
@@ -708,9 +733,9 @@ export class NodeAgent extends Construct {
       nodeSelector: Object.keys(this.nodeSelector).length > 0 ? { ...this.nodeSelector } : undefined,
       affinity: this.renderAffinity(),
       tolerations: this.tolerations.length > 0 ? this.tolerations.map(renderToleration) : undefined,
-      initContainers: this.initContainers.length > 0 ? this.initContainers.map((c) => c.toJson()) : undefined,
-      containers: [this.main, ...this.sidecars].map((c) => c.toJson()),
-      volumes: this.renderVolumes(),
+      initContainers: this.initContainers.length > 0 ? this.initContainers.map((c) => c.toJson(nameOf)) : undefined,
+      containers: [this.main, ...this.sidecars].map((c) => c.toJson(nameOf)),
+      volumes: this.renderVolumes(names),
     };
   }
 
@@ -730,19 +755,44 @@ export class NodeAgent extends Construct {
     };
   }
 
-  private renderVolumes(): any[] | undefined {
-    const volumes = new Map<string, any>();
-    const hostVolumes = new Map<string, { hostPath: string; type: string }>();
+  /**
+   * The pod's volume names: host paths, scratch directories and the config volume, unique even where
+   * derived names would collide; plus errors for conflicting host mounts and chosen names.
+   */
+  private volumeNames(): { names: Map<string, string>; errors: string[] } {
+    const requests: VolumeRequest[] = [];
+    const sources = new Map<string, { hostPath: string; type: string; container: string }>();
+    const errors: string[] = [];
     for (const c of this.allContainers()) {
       for (const { volume } of c.hostVolumes()) {
-        const seen = hostVolumes.get(volume.name);
-        if (seen && (seen.hostPath !== volume.hostPath || seen.type !== volume.type)) {
-          fail(this, `host mounts: volume "${volume.name}" is used for ${seen.hostPath} (${seen.type}) and ${volume.hostPath} (${volume.type}): give one of them another volumeName, or mount the same path with the same type`);
+        const seen = sources.get(volume.key);
+        if (seen && (normalisePath(seen.hostPath) !== normalisePath(volume.hostPath) || seen.type !== volume.type)) {
+          errors.push(`host mounts: ${volume.explicit ? `volume "${volume.name}"` : `host path ${volume.hostPath}`} is mounted as ${seen.hostPath} (${seen.type || 'untyped'}) in container "${seen.container}" and as ${volume.hostPath} (${volume.type || 'untyped'}) in container "${c.name}": mount the same path with the same type, or give one of them another volumeName`);
+          continue;
         }
-        hostVolumes.set(volume.name, volume);
-        volumes.set(volume.name, { name: volume.name, hostPath: { path: volume.hostPath, type: volume.type || undefined } });
+        sources.set(volume.key, { hostPath: volume.hostPath, type: volume.type, container: c.name });
+        requests.push({ key: volume.key, name: volume.name, explicit: volume.explicit, describe: `host path ${volume.hostPath}` });
       }
-      for (const s of c.scratchVolumes()) volumes.set(s.name, { name: s.name, emptyDir: {} });
+      for (const scratch of c.scratchVolumes()) {
+        requests.push({ key: scratch.key, name: scratch.name, explicit: false, describe: `scratch directory ${scratch.dir} of container "${c.name}"` });
+      }
+    }
+    const reserved: { [name: string]: string } = this.configMap ? { config: 'the config files' } : {};
+    const assigned = assignVolumeNames(requests, reserved);
+    return { names: assigned.names, errors: [...errors, ...assigned.errors] };
+  }
+
+  private renderVolumes(names: Map<string, string>): any[] | undefined {
+    const volumes = new Map<string, any>();
+    for (const c of this.allContainers()) {
+      for (const { volume } of c.hostVolumes()) {
+        const name = names.get(volume.key)!;
+        volumes.set(name, { name, hostPath: { path: volume.hostPath, type: volume.type || undefined } });
+      }
+      for (const s of c.scratchVolumes()) {
+        const name = names.get(s.key)!;
+        volumes.set(name, { name, emptyDir: {} });
+      }
     }
     if (this.configMap) {
       volumes.set('config', { name: 'config', configMap: { name: `${this.name}-config` } });
@@ -780,7 +830,8 @@ export class NodeAgent extends Construct {
   private createRbac(cluster: boolean): { role: ApiObject; binding: ApiObject } {
     const rules = cluster ? this.clusterRules : this.namespaceRules;
     const roleKind = cluster ? 'ClusterRole' : 'Role';
-    const roleName = cluster ? `${this.namespace}-${this.name}` : this.name;
+    // namespace and name cannot contain ':', so the cluster-wide name is unique per agent.
+    const roleName = cluster ? `${this.namespace}:${this.name}` : this.name;
     const labels = { ...this.labels, 'app.kubernetes.io/managed-by': 'cdk8s-node-agents' };
     const role = new ApiObject(this, roleKind, {
       apiVersion: 'rbac.authorization.k8s.io/v1',
@@ -877,6 +928,9 @@ export class NodeAgent extends Construct {
    * must carry a reason, and Bidirectional propagation needs a privileged container.
    */
   private validateRendered(): string[] {
+    // volume conflicts first: rendering depends on them.
+    const volumeErrors = this.volumeNames().errors;
+    if (volumeErrors.length > 0) return volumeErrors;
     const errors: string[] = [];
     const manifest = this.daemonSet.toJson();
     const podSpec = manifest.spec?.template?.spec ?? {};
@@ -891,6 +945,18 @@ export class NodeAgent extends Construct {
       if (!HostAccessReasons.find(recorded, item.type, item.detail, item.container)) {
         const where = item.container ? ` in container "${item.container}"` : '';
         errors.push(`${item.type}${item.detail ? ` ${item.detail}` : ''}${where} has no recorded reason: set it through the props (which take a reason) or call addHostAccessReason({ type: '${item.type}', detail: '${item.detail}', reason: '...' })`);
+      }
+    }
+    const hostPorts = new Map<string, string>();
+    for (const container of [...podSpec.initContainers ?? [], ...podSpec.containers ?? []]) {
+      for (const port of container.ports ?? []) {
+        if (port.hostPort === undefined) continue;
+        const key = `${port.hostPort}/${port.protocol ?? 'TCP'}`;
+        if (hostPorts.has(key)) errors.push(`host port ${key} is bound by containers "${hostPorts.get(key)}" and "${container.name}": a node has each port once; use another hostPort`);
+        hostPorts.set(key, container.name);
+        if (podSpec.hostNetwork && port.hostPort !== port.containerPort) {
+          errors.push(`container "${container.name}" port ${port.name ?? port.containerPort}: on the host network hostPort (${port.hostPort}) must equal containerPort (${port.containerPort}), as the API server requires`);
+        }
       }
     }
     for (const c of this.allContainers()) {

@@ -496,5 +496,8 @@ export const agentCase: fc.Arbitrary<AgentCase> = fc.record({
   return { id: g.id, chartNamespace: g.chartNamespace, props };
 }).filter((c) => {
   const names = [c.props.containerName ?? 'agent', ...(c.props.initContainers ?? []).map((x) => x.name), ...(c.props.sidecars ?? []).map((x) => x.name)];
-  return new Set(names).size === names.length && consistent(c);
+  // on the host network the API server requires hostPort == containerPort.
+  const onHostNetworkPortsMatch = !c.props.hostNetwork || [c.props, ...(c.props.initContainers ?? []), ...(c.props.sidecars ?? [])]
+    .every((co) => (co.ports ?? []).every((pt) => pt.hostPort === undefined || pt.hostPort.port === pt.containerPort));
+  return new Set(names).size === names.length && consistent(c) && onHostNetworkPortsMatch;
 });

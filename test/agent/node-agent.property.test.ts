@@ -3,9 +3,8 @@
  * that keep every value set and record every host privilege; random invalid props fail with an `Error`
  * that starts with the construct path and names the field.
  *
- * Properties marked "KNOWN BUG" fail on the current src/agent on purpose: each states the minimal
- * counterexample, and passes once the code is fixed. The valid-props generators stay clear of those bugs
- * (see node-agent.arbitraries.ts) so that the main properties keep checking everything else.
+ * The properties marked "REGRESSION" each found a bug in src/agent (the comment keeps the minimal
+ * counterexample); they stay to keep those bugs fixed.
  */
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -521,14 +520,14 @@ describe('random invalid props (one invalid change to valid props)', () => {
   });
 });
 
-// ------------------------------------------------------------------ KNOWN BUGS: these properties fail on the current src/agent
+// ------------------------------------------------------------------ regressions these properties found (all fixed)
 
 const smallCase = fc.record({ id: dnsLabel(20) }).map(({ id }): AgentCase => ({ id, props: { image: IMAGE } }));
 
-describe('KNOWN BUGS: invalid props rejected without the construct path or the field', () => {
+describe('regressions (fixed): invalid props rejected with the construct path and the field', () => {
   /** one known bug: where it is, what goes wrong, and the mutations that show it. */
   const knownBugs: Array<[string, fc.Arbitrary<Mutation>]> = [
-    // KNOWN BUG (src/agent/_container.ts checkProbe; node-agent.ts addToleration, minReady, terminationGracePeriod):
+    // REGRESSION, fixed (was in src/agent/_container.ts checkProbe; node-agent.ts addToleration, minReady, terminationGracePeriod):
     // a Duration that is not a whole number of seconds goes through cdk8s' Duration.toSeconds() before the library's
     // own check, which throws cdk8s' bare "'1500 millis' cannot be converted into a whole number of seconds." with
     // neither the construct path nor the field. Minimal: liveness: AgentProbe.tcpSocket(80, { timeout: Duration.millis(1500) }).
@@ -540,28 +539,28 @@ describe('KNOWN BUGS: invalid props rejected without the construct path or the f
         (p) => withToleration(p, Toleration.exists('mutation', { effect: TaintEffect.NO_EXECUTE, evictAfter: Duration.millis(1000 + ms) })))),
       fc.constantFrom('minReady', 'terminationGracePeriod').map((f) => M(`${f} 1500ms`, new RegExp(f), (p) => ({ ...p, [f]: Duration.millis(1500) }))),
     )],
-    // KNOWN BUG (src/agent/_container.ts checkResources): the same for a memory Size that is not a whole number of MiB:
+    // REGRESSION, fixed (was in src/agent/_container.ts checkResources): the same for a memory Size that is not a whole number of MiB:
     // cdk8s' bare "'1536 kibibytes' cannot be converted into a whole number of mebibytes." (1536Ki is a valid quantity).
     // Minimal: resources: { memoryRequest: Size.kibibytes(1536) }.
     ['a memory Size that is not a whole number of MiB', fc.tuple(fc.integer({ min: 1, max: 1023 }), fc.boolean())
       .map(([ki, limit]) => M(`memory ${limit ? 'limit' : 'request'} ${1024 + ki}Ki`, /resources/,
         (p) => ({ ...p, resources: limit ? { memoryLimit: Size.kibibytes(1024 * 512 + ki) } : { memoryRequest: Size.kibibytes(1024 + ki) } })))],
-    // KNOWN BUG (src/agent/node-agent.ts constructor): an invalid podSecurityVersion fails inside the model
+    // REGRESSION, fixed (was in src/agent/node-agent.ts constructor): an invalid podSecurityVersion fails inside the model
     // ("pod security version must be ...") without the construct path or the prop name. Minimal: podSecurityVersion: 'v-next'.
     ['an invalid podSecurityVersion', fc.constantFrom('v-next', '1.2', 'v2.0', '', 'LATEST')
       .map((v) => M(`podSecurityVersion ${JSON.stringify(v)}`, /podSecurityVersion/, (p) => ({ ...p, podSecurityVersion: v })))],
-    // KNOWN BUG (src/agent/_container.ts AgentContainer constructor): a bad containerName is reported as
+    // REGRESSION, fixed (was in src/agent/_container.ts AgentContainer constructor): a bad containerName is reported as
     // `name "Node_Agent" is not a valid name`, which names the agent's `name` prop, not `containerName`.
     // Minimal: containerName: 'Node_Agent'.
     ['an invalid containerName', fc.constantFrom(...BAD_NAMES)
       .map((n) => M(`containerName ${JSON.stringify(n)}`, /containerName/, (p) => ({ ...p, containerName: n })))],
-    // KNOWN BUG (src/agent/node-agent.ts renderVolumes): one host path mounted with two types by two containers is only
+    // REGRESSION, fixed (was in src/agent/node-agent.ts renderVolumes): one host path mounted with two types by two containers is only
     // found while rendering, so cdk8s wraps the message: "Failed serializing construct at path 'test/x/Resource' with name
     // 'x': Error: [test/x] host mounts: ...". Minimal: hostMounts: [HostMount.readOnly('/x')], sidecars: [{ name: 's',
     // image, hostMounts: [HostMount.readOnly('/x', { type: HostPathVolumeType.FILE })] }].
     ['one host path with two types in two containers', fc.tuple(fc.constantFrom(...ALL_TYPES), fc.constantFrom(...ALL_TYPES))
       .filter(([a, b]) => a !== b)
-      .map(([a, b]) => M(`one host path with types ${JSON.stringify(a)} and ${JSON.stringify(b)}`, /host mounts: volume/, (p) => ({
+      .map(([a, b]) => M(`one host path with types ${JSON.stringify(a)} and ${JSON.stringify(b)}`, /host mounts: /, (p) => ({
         ...withMount(p, HostMount.readOnly(FREE, { type: a })),
         sidecars: [{ name: SECOND, image: IMAGE, hostMounts: [HostMount.readOnly(FREE, { type: b })] }],
       })))],
@@ -573,7 +572,7 @@ describe('KNOWN BUGS: invalid props rejected without the construct path or the f
     }), { numRuns: runs(20) });
   });
 
-  // KNOWN BUG (src/agent/_image.ts checkImage, _container.ts, node-agent.ts): the library is jsii, so JavaScript callers
+  // REGRESSION, fixed (was in src/agent/_image.ts checkImage, _container.ts, node-agent.ts): the library is jsii, so JavaScript callers
   // can pass what the TypeScript types forbid; these crash with a TypeError instead of a clear Error. Minimal:
   // image: null -> TypeError "Cannot read properties of null (reading 'trim')"; minReady: 30 (a number, not a Duration)
   // -> TypeError "props.minReady.toSeconds is not a function".
@@ -632,8 +631,8 @@ describe('regressions found by these properties (fixed)', () => {
   });
 });
 
-describe('KNOWN BUGS: valid props that fail or lose a value', () => {
-  // KNOWN BUG (src/agent/_container.ts addEnv, node-agent.ts labels check): `name in DOWNWARD_ENV`,
+describe('regressions (fixed): valid props that failed or lost a value', () => {
+  // REGRESSION, fixed (was in src/agent/_container.ts addEnv, node-agent.ts labels check): `name in DOWNWARD_ENV`,
   // `name in this.env` and `k in this.selectorLabels` also see Object.prototype members, so valid names are
   // rejected with a wrong message. Minimal: env: { toString: 'x' } -> "env.toString: toString is set by the agent
   // from the downward API (function toString() { [native code] })"; labels: { valueOf: 'x' } -> "is set by the agent".
@@ -652,7 +651,7 @@ describe('KNOWN BUGS: valid props that fail or lose a value', () => {
     }), { numRuns: runs(12) });
   });
 
-  // KNOWN BUG (src/agent/_container.ts volumeNameFor, node-agent.ts renderVolumes): derived volume names are a lossy
+  // REGRESSION, fixed (was in src/agent/_container.ts volumeNameFor, node-agent.ts renderVolumes): derived volume names are a lossy
   // slug of the path (lower-cased, every other character run -> '-', cut at 63), so two different host paths can
   // share one name and synth fails ("volume host-a-b is used for /a-b and /a/b"). Minimal: hostMounts:
   // [HostMount.readOnly('/a-b'), HostMount.readOnly('/a/b')]; also '/Data' and '/data'.
@@ -669,7 +668,7 @@ describe('KNOWN BUGS: valid props that fail or lose a value', () => {
     }), { numRuns: runs(20) });
   });
 
-  // KNOWN BUG (src/agent/_container.ts scratchVolumes): scratch dirs whose slugs coincide (or whose names are cut at
+  // REGRESSION, fixed (was in src/agent/_container.ts scratchVolumes): scratch dirs whose slugs coincide (or whose names are cut at
   // 63 characters) share one emptyDir, silently: what the agent writes to one appears in the other.
   // Minimal: scratchDirs: ['/a-b', '/a/b'] -> both mounts use volume agent-scratch-a-b; also containerName of 43
   // characters with scratchDirs ['/var/lib/state-a', '/var/lib/state-b'].
@@ -684,7 +683,7 @@ describe('KNOWN BUGS: valid props that fail or lose a value', () => {
     }), { numRuns: runs(20) });
   });
 
-  // KNOWN BUG (src/agent/node-agent.ts renderVolumes): a host mount whose volume name equals one the agent owns
+  // REGRESSION, fixed (was in src/agent/node-agent.ts renderVolumes): a host mount whose volume name equals one the agent owns
   // ('config' for the config files, '<container>-scratch-<dir>' for scratch dirs) is silently replaced by that
   // volume: the hostPath disappears and the container mounts the ConfigMap / emptyDir instead. Minimal:
   // configFiles: { a: 'b' }, hostMounts: [HostMount.readOnly('/var/log', { volumeName: 'config' })]. Either reject
@@ -704,7 +703,7 @@ describe('KNOWN BUGS: valid props that fail or lose a value', () => {
     }), { numRuns: runs(20) });
   });
 
-  // KNOWN BUG (src/agent/node-agent.ts createRbac): the ClusterRole and ClusterRoleBinding are named
+  // REGRESSION, fixed (was in src/agent/node-agent.ts createRbac): the ClusterRole and ClusterRoleBinding are named
   // `${namespace}-${name}`, which two agents can share: namespace 'a-b' with name 'c' and namespace 'a' with name 'b-c'
   // both render ClusterRole 'a-b-c', so one apply overwrites the other's permissions and binding. Minimal: two agents in
   // one chart, { name: 'c', namespace: 'a-b', clusterPermissions } and { name: 'b-c', namespace: 'a', clusterPermissions }.
@@ -730,7 +729,7 @@ describe('KNOWN BUGS: valid props that fail or lose a value', () => {
     }), { numRuns: runs(20) });
   });
 
-  // KNOWN BUG (src/agent/node-agent.ts renderSpec): podAnnotations['checksum/config'] is overwritten by the agent's
+  // REGRESSION, fixed (was in src/agent/node-agent.ts renderSpec): podAnnotations['checksum/config'] is overwritten by the agent's
   // checksum when configFiles are set, silently. Minimal: podAnnotations: { 'checksum/config': 'mine' },
   // configFiles: { a: 'b' }. Either reject the key or keep the value.
   test('a pod annotation the user sets is kept, or rejected', () => {

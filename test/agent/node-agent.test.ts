@@ -430,9 +430,20 @@ describe('host access', () => {
       .toThrow(/mount path "\/x" is already used/);
   });
 
-  test('fails when two paths map to the same volume name', () => {
-    expect(() => synth({ hostMounts: [HostMount.readOnly('/var/log'), HostMount.readOnly('/var-log')] }))
-      .toThrow(/volume "host-var-log" is used for \/var\/log \(Directory\) and \/var-log \(Directory\)/);
+  test('two paths whose derived volume names coincide get two volumes', () => {
+    const volumes = podSpec(synth({ hostMounts: [HostMount.readOnly('/var/log'), HostMount.readOnly('/var-log')] })).volumes;
+    expect(volumes.map((v: any) => v.hostPath.path)).toEqual(['/var/log', '/var-log']);
+    // one keeps the derived name, the other gets a hash of its path; which one is fixed by sorting the paths.
+    expect(volumes.map((v: any) => v.name).sort()).toEqual(['host-var-log', expect.stringMatching(/^host-var-log-[0-9a-f]{8}$/)]);
+  });
+
+  test('fails when one host path is mounted with two types, or a chosen volume name is taken', () => {
+    expect(() => synth({
+      hostMounts: [HostMount.readOnly('/run/x', { type: HostPathVolumeType.DIRECTORY })],
+      sidecars: [{ name: 'side', image, hostMounts: [HostMount.readOnly('/run/x', { type: HostPathVolumeType.SOCKET })] }],
+    })).toThrow(/\[test\/node-agent\] host mounts: host path \/run\/x is mounted as \/run\/x \(Directory\) in container "agent" and as \/run\/x \(Socket\) in container "side"/);
+    expect(() => synth({ configFiles: { a: 'b' }, hostMounts: [HostMount.readOnly('/var/log', { volumeName: 'config' })] }))
+      .toThrow(/volume name "config" is used for the config files and for host path \/var\/log/);
   });
 
   test('host namespaces with reasons; hostNetwork switches DNS to ClusterFirstWithHostNet', () => {
@@ -699,12 +710,12 @@ describe('permissions', () => {
     new NodeAgent(c, 'collector', { image, clusterPermissions: [{ resources: ['pods', 'namespaces'], verbs: ['get', 'list', 'watch'] }] });
     const manifests = synthValid(c);
     const role = find(manifests, 'ClusterRole');
-    expect(role.metadata.name).toEqual('observability-collector');
+    expect(role.metadata.name).toEqual('observability:collector');
     expect(role.metadata.namespace).toBeUndefined();
     expect(role.rules).toEqual([{ apiGroups: [''], resources: ['pods', 'namespaces'], verbs: ['get', 'list', 'watch'] }]);
     const binding = find(manifests, 'ClusterRoleBinding');
     expect(binding.metadata.namespace).toBeUndefined();
-    expect(binding.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'observability-collector' });
+    expect(binding.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'observability:collector' });
     expect(binding.subjects).toEqual([{ kind: 'ServiceAccount', name: 'collector', namespace: 'observability' }]);
     expect(find(manifests, 'ServiceAccount').automountServiceAccountToken).toBe(true);
     expect(podSpec(manifests).automountServiceAccountToken).toBe(true);
