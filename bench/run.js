@@ -221,7 +221,10 @@ function synthGroup() {
       else variants[v] = { args: { variant: v, n } };
       if (why) log(`synth N=${n} ${v}: skipped: ${why}`);
     }
-    const results = { ...sideBySide(`synth N=${n}`, 'worker-synth.js', variants, CONFIG.synthReps[n] ?? (QUICK ? 3 : 7)), ...skipped };
+    // without NodeAgent at this size the baselines only compare with each other: fewer repetitions do.
+    let reps = CONFIG.synthReps[n] ?? (QUICK ? 3 : 7);
+    if (skipped.nodeagent) reps = Math.min(reps, SLOW_REPS);
+    const results = { ...sideBySide(`synth N=${n}`, 'worker-synth.js', variants, reps), ...skipped };
     record('synth', n, results);
     for (const v of Object.keys(variants)) {
       const ms = get('synth', v, n)?.median.ms;
@@ -380,8 +383,8 @@ function main() {
   for (const n of notes) out.push(`note: ${n}`);
   for (const c of checks) out.push(`check: ${c.check}: ${c.ok ? 'yes' : `NO (${c.shas.join(', ')})`}`);
   for (const c of cases.filter((x) => x.error)) out.push(`error in ${c.id}: ${c.error}`);
-  for (const c of cases.filter((x) => x.note)) out.push(`${c.id}: ${c.note}`);
-  for (const c of cases.filter((x) => x.skipped && x.target !== 'info')) out.push(`not run ${c.id}: ${c.skipped}`);
+  for (const m of measurements.filter((x) => x.note)) out.push(`${m.id}: ${m.note}`);
+  for (const m of measurements.filter((x) => x.skipped)) out.push(`not run ${m.id}: ${m.skipped}`);
   const missed = cases.filter((c) => c.met === false || (c.skipped && c.target !== 'info')).map((c) => c.id);
   out.push(missed.length > 0 ? `targets missed: ${missed.join(', ')}` : 'all targets met');
   out.push(`total ${((Date.now() - started) / 1000).toFixed(0)} s; results in ${path.relative(REPO_DIR, RESULTS)}`);

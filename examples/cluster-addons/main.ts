@@ -3,7 +3,7 @@
 // example driver with its registrar and liveness sidecars). Both are system-node-critical and tolerate
 // every taint: a node without them is broken.
 import { ApiObject, App, Chart } from 'cdk8s';
-import { CniFlavor, CniPlugin, CsiNodePlugin } from 'cdk8s-node-agents';
+import { CniFlavor, CniPlugin, CsiNodePlugin, SecurityCheck } from 'cdk8s-node-agents';
 import { Construct } from 'constructs';
 
 /** the pod network: flannel over VXLAN on 10.244.0.0/16 (the nodes' podCIDRs must fall inside it). */
@@ -47,6 +47,8 @@ export class StorageChart extends Chart {
 export function buildClusterAddonsApp(app: App): void {
   new NetworkChart(app, 'network');
   new StorageChart(app, 'storage');
+  // review every workload at synth and write dist/security-review.md and .json next to the manifests.
+  SecurityCheck.apply(app);
 }
 
 if (require.main === module) {

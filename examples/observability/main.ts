@@ -3,7 +3,7 @@
 // (Falco, least-privileged modern eBPF). Each agent gets its own namespace, labelled for Pod Security
 // admission, so that the privileges one needs are not granted to the others' namespaces.
 import { App, Chart } from 'cdk8s';
-import { LogCollector, LogOutput, NodeMonitor, SecurityAgent } from 'cdk8s-node-agents';
+import { LogCollector, LogOutput, NodeMonitor, SecurityAgent, SecurityCheck } from 'cdk8s-node-agents';
 import { Construct } from 'constructs';
 
 /** the three observability agents, one namespace each. */
@@ -29,6 +29,8 @@ export class ObservabilityChart extends Chart {
 /** builds the app: one chart, one output file. */
 export function buildObservabilityApp(app: App): void {
   new ObservabilityChart(app, 'observability');
+  // review every workload at synth and write dist/security-review.md and .json next to the manifests.
+  SecurityCheck.apply(app);
 }
 
 if (require.main === module) {

@@ -6,7 +6,7 @@ import { App, Chart } from 'cdk8s';
 import { Capability, HostPathVolumeType, PercentOrAbsolute, TaintEffect } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import {
-  AgentUpdateStrategy, HostMount, NodeAgent, NodeRequirement, Toleration,
+  AgentUpdateStrategy, HostMount, NodeAgent, NodeRequirement, SecurityCheck, Toleration,
 } from 'cdk8s-node-agents';
 
 const image = 'registry.example.com/node-agent:1.2.0';
@@ -128,6 +128,8 @@ export function buildSeedApp(app: App): void {
   new LeastPrivilegeChart(app, '4-2-least-privilege');
   new ExerciseAChart(app, 'exercise-a');
   new ExerciseBChart(app, 'exercise-b');
+  // review every workload at synth and write dist/security-review.md and .json next to the manifests.
+  SecurityCheck.apply(app);
 }
 
 if (require.main === module) {

@@ -5,6 +5,9 @@
  * about that container: acknowledging `NA-RUN-AS-NON-ROOT` for an init container that must chown a host directory does
  * not also accept a main container running as root. Without a container it matches every finding of the rule for the
  * workload, pod-level ones included.
+ *
+ * A finding about a host privilege that has a recorded reason (`node-agents.cdk8s.io/host-access`) needs no
+ * acknowledgement unless it is critical: see `RuleViolation.privileges`.
  */
 export interface Acknowledgement {
   /** the ID of the rule whose findings are accepted, e.g. `NA-PRIORITY-CLASS`. */

@@ -7,4 +7,3 @@ export * from './review-pack';
 export * from './security-review';
 export * from './rules-catalogue';
 export * from './rules';
-export * from './validation-plugin';

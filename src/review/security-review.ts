@@ -243,6 +243,12 @@ function validateOptions(options: ReviewOptions): void {
  * becomes a finding of that rule; an annotation that cannot be read becomes a `NA-REVIEW-ERROR` finding: nothing
  * passes silently.
  *
+ * Findings are accepted two ways, and stay in the report marked `acknowledged` with the reason: by an
+ * `Acknowledgement` of their rule (in the workload's `node-agents.cdk8s.io/acknowledged` annotation or in
+ * `ReviewOptions.acknowledgements`), or, for a finding that exists only because a host privilege is taken (see
+ * `RuleViolation.privileges`) and is not critical, by the reason recorded for that privilege in the workload's
+ * `node-agents.cdk8s.io/host-access` annotation.
+ *
  * @example
  * const report = SecurityReview.review(manifests);
  * SecurityReview.openFindings(report, Severity.HIGH); // what should block a deploy
@@ -263,8 +269,9 @@ export class SecurityReview {
   public static review(manifests: any[], options: ReviewOptions = {}): ReviewReport {
     const resolved = resolveOptions(options);
     const rules = rulesOf(resolved.packs ?? []);
+    const optionAcks = acknowledgementsByWorkload(resolved);
     return {
-      workloads: contextsOf(manifests, resolved).map((ctx) => reviewWorkload(ctx, rules)),
+      workloads: contextsOf(manifests, resolved).map((ctx) => reviewWorkload(ctx, rules, optionAcks)),
       podSecurityVersion: normalizedVersion(resolved.podSecurityVersion),
       packs: (resolved.packs ?? []).map((p) => p.id),
     };
@@ -365,7 +372,9 @@ function contextsOf(manifests: any[], options: ReviewOptions): WorkloadContext[]
   manifests.forEach((m, i) => {
     if (!isObject(m)) throw new Error(`manifests[${i}] must be a Kubernetes object (a mapping with apiVersion and kind), got ${JSON.stringify(m)}`);
   });
-  return manifests
+  // a copy per review: the rules' indexes of the manifests (RBAC, ServiceAccounts) are keyed by this list
+  const allManifests = [...manifests];
+  return allManifests
     .filter((m) => typeof m.kind === 'string' && Object.prototype.hasOwnProperty.call(POD_SPEC_PATHS, m.kind))
     .map((m) => {
       const path = POD_SPEC_PATHS[m.kind];
@@ -378,7 +387,7 @@ function contextsOf(manifests: any[], options: ReviewOptions): WorkloadContext[]
         name: typeof name === 'string' ? name : '',
         podSpec: dig(m, path),
         podSpecPath: path.join('.'),
-        allManifests: manifests,
+        allManifests,
         options,
       };
     });
@@ -411,7 +420,21 @@ function explainedBy(draft: Draft, reasons: HostAccessReason[]): string | undefi
   return [...new Set(explained)].join('; ');
 }
 
-function reviewWorkload(ctx: WorkloadContext, rules: IReviewRule[]): WorkloadReview {
+function workloadKey(kind: string, namespace: string | undefined, name: string): string {
+  return JSON.stringify([kind, namespace || '', name]);
+}
+
+/** the acknowledgements given in the options, by workload. */
+function acknowledgementsByWorkload(options: ReviewOptions): Map<string, Acknowledgement[]> {
+  const byWorkload = new Map<string, Acknowledgement[]>();
+  for (const w of options.acknowledgements ?? []) {
+    const key = workloadKey(w.kind, w.namespace, w.name);
+    byWorkload.set(key, [...(byWorkload.get(key) ?? []), ...w.acknowledgements]);
+  }
+  return byWorkload;
+}
+
+function reviewWorkload(ctx: WorkloadContext, rules: IReviewRule[], optionAcks: Map<string, Acknowledgement[]>): WorkloadReview {
   const ref = refOf(ctx.kind, ctx.namespace, ctx.name);
   const drafts: Draft[] = [];
   const engineError = (message: string) => drafts.push({ rule: SecurityReview.ERROR_RULE, severity: Severity.HIGH, message, fix: ERROR_FIX });
@@ -433,9 +456,7 @@ function reviewWorkload(ctx: WorkloadContext, rules: IReviewRule[]): WorkloadRev
   } catch (e) {
     engineError(`cannot read the annotations: ${errorMessage(e)}`);
   }
-  for (const w of ctx.options.acknowledgements ?? []) {
-    if (w.kind === ctx.kind && w.name === ctx.name && (w.namespace || undefined) === ctx.namespace) acks = [...acks, ...w.acknowledgements];
-  }
+  acks = [...acks, ...(optionAcks.get(workloadKey(ctx.kind, ctx.namespace, ctx.name)) ?? [])];
 
   let hostAccess: HostAccessEntry[] = [];
   let podSecurityLevel = 'unknown';

@@ -1,9 +1,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { ReviewPack } from './review-pack';
-import { SecurityReview } from './security-review';
-import { Severities, Severity } from './severity';
+import { ReviewPack } from '../review/review-pack';
+import { SecurityReview } from '../review/security-review';
+import { Severities, Severity } from '../review/severity';
 
 /**
  * Properties of the cdk8s-cli validation plugin, as given under `properties:` in `cdk8s.yaml`.
@@ -99,7 +99,8 @@ export class SecurityReviewValidation {
     }
     const open = SecurityReview.openFindings(report, this.failOn);
     for (const finding of open) {
-      const manifest = manifests.find((m) => m.kind === finding.kind && m.metadata?.name === finding.name && m.metadata?.namespace === finding.namespace);
+      const manifest = manifests.find((m) =>
+        m.kind === finding.kind && m.metadata?.name === finding.name && m.metadata?.namespace === finding.namespace);
       context.report.addViolation({
         ruleName: `${finding.rule} (${finding.severity})`,
         recommendation: finding.message,

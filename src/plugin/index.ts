@@ -1,0 +1,2 @@
+// re-exports only
+export * from './validation-plugin';

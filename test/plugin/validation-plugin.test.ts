@@ -1,0 +1,81 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Testing, Yaml } from 'cdk8s';
+import { Chart } from 'cdk8s';
+import { NodeAgent, SecurityReviewValidation } from '../../src';
+
+/** a stand-in for cdk8s-cli's ValidationContext: the manifests and a report that records what the plugin says. */
+function context(files: string[], stdout = false) {
+  const violations: any[] = [];
+  const submitted: { status?: string; metadata?: any } = {};
+  return {
+    violations,
+    submitted,
+    ctx: {
+      manifests: files,
+      stdout,
+      report: {
+        addViolation: (v: any) => violations.push(v),
+        submit: (status: string, metadata: any) => Object.assign(submitted, { status, metadata }),
+      },
+    },
+  };
+}
+
+function tempDir(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'cdk8s-node-agents-plugin-'));
+}
+
+const chartShaped = path.join(__dirname, '..', '..', 'examples', 'review', 'chart-shaped.yaml');
+
+test('fails cdk8s synth on the chart-shaped manifest, one violation per open finding, with the file', async () => {
+  const dir = tempDir();
+  const file = path.join(dir, 'chart.k8s.yaml');
+  fs.copyFileSync(chartShaped, file);
+  const { ctx, violations, submitted } = context([file]);
+  await new SecurityReviewValidation().validate(ctx);
+  expect(submitted.status).toEqual('failure');
+  expect(violations.length).toBeGreaterThan(0);
+  expect(violations.map((v) => v.ruleName)).toContain('NA-HOSTPATH-WRITABLE (high)');
+  for (const v of violations) {
+    expect(v.violatingResources).toEqual([expect.objectContaining({ resourceName: 'fluent-bit', manifestPath: file })]);
+    expect(v.fix.length).toBeGreaterThan(0);
+  }
+  expect(submitted.metadata.openFindings).toEqual(String(violations.length));
+  // the review is written next to the manifests
+  expect(fs.readFileSync(path.join(dir, 'security-review.md'), 'utf8')).toContain('fluent-bit');
+  expect(JSON.parse(fs.readFileSync(path.join(dir, 'security-review.json'), 'utf8')).workloads).toHaveLength(1);
+});
+
+test('passes on a NodeAgent\'s output', async () => {
+  const chart = new Chart(Testing.app(), 'agents');
+  new NodeAgent(chart, 'node-agent', { image: 'registry.example.com/node-agent:1.2.0' });
+  const dir = tempDir();
+  const file = path.join(dir, 'agents.k8s.yaml');
+  fs.writeFileSync(file, Yaml.stringify(...Testing.synth(chart)));
+  const { ctx, violations, submitted } = context([file], true);
+  await new SecurityReviewValidation({ failOn: 'high' }).validate(ctx);
+  expect(violations).toEqual([]);
+  expect(submitted.status).toEqual('success');
+  // with --stdout the manifests are temporary: no report is written
+  expect(fs.existsSync(path.join(dir, 'security-review.md'))).toBe(false);
+});
+
+test('failOn and packs select what fails', async () => {
+  const dir = tempDir();
+  const file = path.join(dir, 'chart.k8s.yaml');
+  fs.copyFileSync(chartShaped, file);
+  const critical = context([file]);
+  await new SecurityReviewValidation({ failOn: 'critical', writeReport: false }).validate(critical.ctx);
+  expect(critical.violations.every((v) => v.ruleName.endsWith('(critical)'))).toBe(true);
+  const pss = context([file]);
+  await new SecurityReviewValidation({ failOn: 'low', packs: ['pss-baseline'], writeReport: false }).validate(pss.ctx);
+  expect(pss.violations.length).toBeGreaterThan(0);
+  expect(pss.violations.every((v) => v.ruleName.startsWith('PSS-BASELINE-'))).toBe(true);
+});
+
+test('fails on bad properties with a clear error', () => {
+  expect(() => new SecurityReviewValidation({ failOn: 'urgent' })).toThrow(/urgent/);
+  expect(() => new SecurityReviewValidation({ packs: ['nope'] })).toThrow(/unknown review pack "nope"/);
+});
