@@ -15,10 +15,17 @@ dev() { node -e "const p=require('$repo/package.json'); console.log(p.devDepende
 # typescript 7 has no JS compiler API, which ts-node needs: pin the 6.0 line.
 npm install --no-audit --no-fund "$work/$tarball" "cdk8s@$(peer cdk8s)" "constructs@$(peer constructs)" \
   "cdk8s-plus-28@$(peer cdk8s-plus-28)" "cdk8s-cli@$(dev cdk8s-cli)" ts-node@^10 typescript@~6.0.3 @types/node@^20 >/dev/null
-cat > cdk8s.yaml <<'YAML'
+version="$(node -e "console.log(require('$repo/package.json').version)")"
+cat > cdk8s.yaml <<YAML
 language: typescript
 app: npx ts-node main.ts
 output: dist
+validations:
+  - package: ./node_modules/cdk8s-node-agents
+    class: SecurityReviewValidation
+    version: $version
+    properties:
+      failOn: high
 YAML
 cat > tsconfig.json <<'JSON'
 { "compilerOptions": { "target": "ES2022", "module": "commonjs", "strict": true, "esModuleInterop": true, "skipLibCheck": true } }
@@ -52,5 +59,34 @@ if (spec.nodeSelector['node-role.kubernetes.io/worker'] !== '') fail('nodeSelect
 if (spec.containers[0].image !== 'registry.example.com/node-agent:1.2.0') fail('image differs');
 if (spec.volumes[0].hostPath.path !== '/var/log' || spec.containers[0].volumeMounts[0].readOnly !== true) fail('host mount differs');
 if (!docs.some((d) => d.kind === 'Namespace') || !docs.some((d) => d.kind === 'ServiceAccount')) fail('Namespace or ServiceAccount missing');
-console.log(`consumer app: synthesized ${docs.map((d) => d.kind).join(', ')} from the packed library`);
+if (!fs.existsSync('dist/security-review.md')) fail('the validation plugin wrote no dist/security-review.md');
+console.log(`consumer app: synthesized ${docs.map((d) => d.kind).join(', ')} from the packed library, reviewed by the validation plugin`);
 JS
+
+# the validation plugin must fail the synth of a workload that is not a NodeAgent: a raw DaemonSet with a
+# writable host path, as charts render them.
+sed -i '/^app.synth();$/d' main.ts
+cat >> main.ts <<'TS'
+import { ApiObject } from 'cdk8s';
+new ApiObject(chart, 'raw', {
+  apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'raw-agent', namespace: 'default' },
+  spec: {
+    selector: { matchLabels: { app: 'raw-agent' } },
+    template: {
+      metadata: { labels: { app: 'raw-agent' } },
+      spec: {
+        containers: [{ name: 'agent', image: 'registry.example.com/raw:1.0.0', volumeMounts: [{ name: 'varlog', mountPath: '/var/log' }] }],
+        volumes: [{ name: 'varlog', hostPath: { path: '/var/log' } }],
+      },
+    },
+  },
+});
+app.synth();
+TS
+if npx cdk8s synth --no-check-upgrade > synth.log 2>&1; then
+  cat synth.log
+  echo "consumer app: cdk8s synth passed although the validation plugin should have failed it" >&2
+  exit 1
+fi
+grep -q "NA-HOSTPATH-WRITABLE" synth.log || { cat synth.log; echo "consumer app: the failing synth does not name NA-HOSTPATH-WRITABLE" >&2; exit 1; }
+echo "consumer app: the validation plugin failed the synth of a raw DaemonSet with a writable host path, as it should"
