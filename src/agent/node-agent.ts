@@ -605,10 +605,7 @@ export class NodeAgent extends Construct {
    */
   public review(): ReviewReport {
     this.assertRenderable();
-    return SecurityReview.review(this.renderedObjects(), {
-      podSecurityVersion: this.podSecurityVersion,
-      allowedRegistries: this.props.allowedRegistries,
-    });
+    return this.reviewOf(this.renderedObjects());
   }
 
   /** every host privilege the agent takes, with its reason, as recorded on the DaemonSet. */
@@ -674,11 +671,20 @@ export class NodeAgent extends Construct {
     return acks.length > 0 ? Acknowledgements.format(acks) : undefined;
   }
 
-  /** the agent's own objects as rendered, for the review: its workload and the context the rules read. */
+  /**
+   * The agent's own objects as rendered, for the review: its workload and the context the rules read
+   * (ServiceAccount, RBAC). The shared Namespace is left out: no rule reads it, and rendering it would
+   * evaluate every agent of the namespace, once per agent.
+   */
   private renderedObjects(): any[] {
-    return this.node.findAll().filter((c): c is ApiObject => ApiObject.isApiObject(c))
-      .concat(this.namespaceObject ? [this.namespaceObject] : [])
-      .map((o) => o.toJson());
+    return this.node.findAll().filter((c): c is ApiObject => ApiObject.isApiObject(c)).map((o) => o.toJson());
+  }
+
+  private reviewOf(objects: any[]): ReviewReport {
+    return SecurityReview.review(objects, {
+      podSecurityVersion: this.podSecurityVersion,
+      allowedRegistries: this.props.allowedRegistries,
+    });
   }
 
   private renderedPodSpec(): any {
@@ -932,7 +938,9 @@ export class NodeAgent extends Construct {
     const volumeErrors = this.volumeNames().errors;
     if (volumeErrors.length > 0) return volumeErrors;
     const errors: string[] = [];
-    const manifest = this.daemonSet.toJson();
+    // rendered once: the checks below and the review read the same JSON.
+    const objects = this.renderedObjects();
+    const manifest = objects.find((o) => o.kind === 'DaemonSet' && o.metadata?.name === this.name) ?? this.daemonSet.toJson();
     const podSpec = manifest.spec?.template?.spec ?? {};
     let recorded: HostAccessReason[];
     try {
@@ -967,7 +975,7 @@ export class NodeAgent extends Construct {
     if (errors.length > 0) return errors;
 
     const threshold = this.props.reviewFailOn ?? Severity.HIGH;
-    for (const f of SecurityReview.openFindings(this.review(), threshold)) {
+    for (const f of SecurityReview.openFindings(this.reviewOf(objects), threshold)) {
       errors.push(`security review: [${f.severity}] ${f.rule}: ${f.message}. Fix: ${f.fix}; or, if it is accepted, agent.acknowledge('${f.rule}', 'reason') (findings at or above ${threshold} fail the synth: reviewFailOn)`);
     }
     return errors;

@@ -1,6 +1,5 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseAllDocuments } from 'yaml';
 import { ReviewPack } from '../review/review-pack';
 import { SecurityReview } from '../review/security-review';
 import { Severities, Severity } from '../review/severity';
@@ -75,6 +74,9 @@ export class SecurityReviewValidation {
    * Runs the review over the synthesized manifests (called by cdk8s-cli with its ValidationContext).
    */
   public async validate(context: any): Promise<void> {
+    // loaded on first use: requiring the library should not pay for a YAML parser only the plugin needs.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { parseAllDocuments } = require('yaml') as typeof import('yaml');
     const files: string[] = [...context.manifests];
     const manifests: any[] = [];
     const fileOf = new Map<any, string>();

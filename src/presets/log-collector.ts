@@ -1,7 +1,6 @@
-import { Chart, Size } from 'cdk8s';
+import { Chart, Size, Yaml } from 'cdk8s';
 import { Cpu, HostPathVolumeType } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { stringify } from 'yaml';
 import { AgentProbe, HostMount, NodeAgent, NodeAgentProps, NodeAgentSettings, Toleration } from '../agent';
 import { withPresetDefaults, withoutKeys } from '../agent/_preset';
 
@@ -206,7 +205,8 @@ export class LogCollector extends NodeAgent {
         outputs: [{ ...output.properties }],
       },
     };
-    return stringify(config, { lineWidth: 0 });
+    // cdk8s' own YAML writer: the library then loads no YAML package of its own at require time.
+    return Yaml.stringify(config);
   }
 
   private static resolve(scope: Construct, id: string, props: LogCollectorProps): NodeAgentProps {
