@@ -327,10 +327,30 @@ function loadPrevious() {
   }
 }
 
+/** a fingerprint of the compiled library (paths, sizes, mtimes), to notice a recompile during the run. */
+function libFingerprint() {
+  const files = [];
+  const walk = (dir) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith('.js')) {
+        const st = fs.statSync(p);
+        files.push(`${path.relative(LIB_DIR, p)}:${st.size}:${st.mtimeMs}`);
+      }
+    }
+  };
+  walk(LIB_DIR);
+  files.sort();
+  const newest = Math.max(...files.map((f) => Number(f.split(':')[2])));
+  return { sha: require('./common').sha256(files.join('\n')), newest: new Date(newest).toISOString(), files: files.length };
+}
+
 function main() {
   if (!fs.existsSync(path.join(LIB_DIR, 'index.js'))) {
     throw new Error('lib/index.js is missing: compile first (npx projen compile, or run npx projen bench)');
   }
+  const libAtStart = libFingerprint();
   const previous = loadPrevious();
   prepare();
   if (want('synth')) synthGroup();
@@ -385,18 +405,20 @@ function main() {
   for (const c of cases.filter((x) => x.error)) out.push(`error in ${c.id}: ${c.error}`);
   for (const m of measurements.filter((x) => x.note)) out.push(`${m.id}: ${m.note}`);
   for (const m of measurements.filter((x) => x.skipped)) out.push(`not run ${m.id}: ${m.skipped}`);
+  const libAtEnd = libFingerprint();
+  const libChanged = libAtEnd.sha !== libAtStart.sha;
+  if (libChanged) out.push(`WARNING: lib/ was recompiled during the run (newest file ${libAtStart.newest} at start, ${libAtEnd.newest} at the end): cases measured after that used other code; run again`);
   const missed = cases.filter((c) => c.met === false || (c.skipped && c.target !== 'info')).map((c) => c.id);
   out.push(missed.length > 0 ? `targets missed: ${missed.join(', ')}` : 'all targets met');
   out.push(`total ${((Date.now() - started) / 1000).toFixed(0)} s; results in ${path.relative(REPO_DIR, RESULTS)}`);
   console.log(out.join('\n'));
 
-  const libStat = fs.statSync(path.join(LIB_DIR, 'index.js'));
   const results = {
     schema: 1,
     date: new Date().toISOString(),
     command: process.env.npm_lifecycle_event ? `npm run ${process.env.npm_lifecycle_event} (node ${path.relative(REPO_DIR, process.argv[1])} ${argv.join(' ')})`.trim() : ['node', path.relative(REPO_DIR, process.argv[1]), ...argv].join(' '),
     machine,
-    libCompiledAt: libStat.mtime.toISOString(),
+    lib: { atStart: libAtStart, atEnd: libAtEnd, changedDuringRun: libChanged },
     durationSeconds: Math.round((Date.now() - started) / 1000),
     config: CONFIG,
     targets: TARGETS,

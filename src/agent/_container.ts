@@ -5,13 +5,13 @@ import * as path from 'node:path';
 import { Size } from 'cdk8s';
 import { Cpu, MountPropagation, Protocol } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { HostAccess } from '../model/host-access';
-import { HostAccessReason, HostAccessType } from '../model/host-access-reasons';
+import { checkImage } from './_image';
+import { checkDnsLabel, checkDuration, checkInteger, checkReason, checkSize, fail, hasOwn } from './_validate';
 import { AgentProbe } from './agent-probe';
 import { ContainerOptions } from './container-options';
 import { HostMount } from './host-mount';
-import { checkImage } from './_image';
-import { checkDnsLabel, checkDuration, checkInteger, checkReason, checkSize, fail, hasOwn } from './_validate';
+import { HostAccess } from '../model/host-access';
+import { HostAccessReason, HostAccessType } from '../model/host-access-reasons';
 
 /** environment variables every agent container gets from the downward API. */
 export const DOWNWARD_ENV: { [name: string]: string } = {
@@ -77,8 +77,16 @@ export class AgentContainer {
   // a Map, not an object: names such as __proto__ or constructor are valid environment variables.
   private readonly env = new Map<string, string>();
   private readonly scratchDirs: string[] = [];
+  /** mounts of pod volumes the agent owns (the config files). */
+  private readonly extraMounts: { mountPath: string; volumeName: string }[] = [];
 
-  constructor(private readonly scope: Construct, name: string, role: ContainerRole, private readonly options: ContainerOptions, allowedRegistries?: string[]) {
+  constructor(
+    private readonly scope: Construct,
+    name: string,
+    role: ContainerRole,
+    private readonly options: ContainerOptions,
+    allowedRegistries?: string[],
+  ) {
     this.role = role;
     this.field = role === ContainerRole.MAIN ? 'props' : `${role === ContainerRole.INIT ? 'initContainers' : 'sidecars'}[${name}]`;
     checkDnsLabel(scope, role === ContainerRole.MAIN ? 'containerName' : this.fieldName('name'), name);
@@ -181,9 +189,6 @@ export class AgentContainer {
     this.checkMountPathFree(normalisePath(dir), field);
     this.scratchDirs.push(dir);
   }
-
-  /** mount paths taken by other mounts, which the agent adds (config files). */
-  public readonly extraMounts: { mountPath: string; volumeName: string }[] = [];
 
   /** adds a read-only mount of a pod volume the agent owns (the config files). */
   public addVolumeMount(volumeName: string, mountPath: string): void {

@@ -2,11 +2,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ApiObject, App } from 'cdk8s';
 import { IConstruct } from 'constructs';
+import { checkReason, fail } from './_validate';
 import { Acknowledgement, Acknowledgements } from '../review/acknowledgement';
 import { ReviewPack } from '../review/review-pack';
 import { ReviewReport, SecurityReview } from '../review/security-review';
 import { Severity } from '../review/severity';
-import { checkReason, fail } from './_validate';
 
 const ACK_METADATA = 'cdk8s-node-agents/acknowledgement';
 const CHECK_MARKER = Symbol.for('cdk8s-node-agents.SecurityCheck');

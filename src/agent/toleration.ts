@@ -82,7 +82,13 @@ export class Toleration {
   /** how long a `NoExecute` taint is tolerated, when limited. */
   public readonly evictAfter?: Duration;
 
-  private constructor(key: string | undefined, operator: string, value: string | undefined, effect: TaintEffect | undefined, evictAfter: Duration | undefined) {
+  private constructor(
+    key: string | undefined,
+    operator: string,
+    value: string | undefined,
+    effect: TaintEffect | undefined,
+    evictAfter: Duration | undefined,
+  ) {
     this.key = key;
     this.operator = operator;
     this.value = value;

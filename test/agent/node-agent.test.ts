@@ -609,7 +609,9 @@ describe('escape hatch', () => {
 
 describe('runtime', () => {
   test('resources: custom requests and limits', () => {
-    const manifests = synth({ resources: { cpuRequest: Cpu.millis(10), memoryRequest: Size.mebibytes(40), memoryLimit: Size.mebibytes(256), cpuLimit: Cpu.units(1) } });
+    const manifests = synth({
+      resources: { cpuRequest: Cpu.millis(10), memoryRequest: Size.mebibytes(40), memoryLimit: Size.mebibytes(256), cpuLimit: Cpu.units(1) },
+    });
     expect(mainContainer(manifests).resources).toEqual({ requests: { cpu: '10m', memory: '40Mi' }, limits: { cpu: '1', memory: '256Mi' } });
     expect(() => synth({ resources: { memoryRequest: Size.mebibytes(512), memoryLimit: Size.mebibytes(256) } })).toThrow(/memoryLimit \(256Mi\) is below memoryRequest \(512Mi\)/);
   });
@@ -641,12 +643,14 @@ describe('runtime', () => {
 
   test('command, args, ports and termination grace period', () => {
     const manifests = synth({
-      command: ['/bin/agent'], args: ['--verbose'],
+      command: ['/bin/agent'],
+      args: ['--verbose'],
       ports: [{ name: 'metrics', containerPort: 9100 }, { name: 'dns', containerPort: 53, protocol: Protocol.UDP }],
       terminationGracePeriod: Duration.seconds(60),
     });
     expect(mainContainer(manifests)).toMatchObject({
-      command: ['/bin/agent'], args: ['--verbose'],
+      command: ['/bin/agent'],
+      args: ['--verbose'],
       ports: [{ name: 'metrics', containerPort: 9100, protocol: 'TCP' }, { name: 'dns', containerPort: 53, protocol: 'UDP' }],
     });
     expect(podSpec(manifests).terminationGracePeriodSeconds).toEqual(60);

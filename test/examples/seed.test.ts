@@ -76,7 +76,8 @@ test('section 4.2: each added capability carries its reason on the DaemonSet', (
 
 describe('exercises', () => {
   const node = (name: string, labels: any, taints?: any[]) => ({
-    apiVersion: 'v1', kind: 'Node',
+    apiVersion: 'v1',
+    kind: 'Node',
     metadata: { name, labels: { 'kubernetes.io/os': 'linux', ...labels } },
     spec: { taints },
   });

@@ -1,8 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Testing, Yaml } from 'cdk8s';
-import { Chart } from 'cdk8s';
+import { Testing, Yaml, Chart } from 'cdk8s';
 import { NodeAgent, SecurityReviewValidation } from '../../src';
 
 /** a stand-in for cdk8s-cli's ValidationContext: the manifests and a report that records what the plugin says. */
