@@ -416,7 +416,9 @@ function main() {
   const results = {
     schema: 1,
     date: new Date().toISOString(),
-    command: process.env.npm_lifecycle_event ? `npm run ${process.env.npm_lifecycle_event} (node ${path.relative(REPO_DIR, process.argv[1])} ${argv.join(' ')})`.trim() : ['node', path.relative(REPO_DIR, process.argv[1]), ...argv].join(' '),
+    command: ['node', path.relative(REPO_DIR, process.argv[1]), ...argv].join(' '),
+    // how it was started, when through npm/npx (`npx projen bench` shows as "projen"; `npm run bench` as "projen bench").
+    via: process.env.npm_lifecycle_script,
     machine,
     lib: { atStart: libAtStart, atEnd: libAtEnd, changedDuringRun: libChanged },
     durationSeconds: Math.round((Date.now() - started) / 1000),

@@ -371,6 +371,7 @@ export class NodeAgent extends Construct {
   private readonly labels: { [key: string]: string };
   private clusterRbac?: { role: ApiObject; binding: ApiObject };
   private namespaceRbac?: { role: ApiObject; binding: ApiObject };
+  private lastValidation?: { key: string; errors: string[] };
 
   constructor(scope: Construct, id: string, props: NodeAgentProps) {
     super(scope, id);
@@ -937,9 +938,18 @@ export class NodeAgent extends Construct {
     // volume conflicts first: rendering depends on them.
     const volumeErrors = this.volumeNames().errors;
     if (volumeErrors.length > 0) return volumeErrors;
-    const errors: string[] = [];
     // rendered once: the checks below and the review read the same JSON.
     const objects = this.renderedObjects();
+    // cdk8s validates once for the app and again for every chart it renders: the review costs more than
+    // the rendering, so it runs again only when the rendered objects (patches and annotations included)
+    // differ. Everything else it reads comes from props, which do not change.
+    const key = JSON.stringify(objects);
+    if (this.lastValidation?.key !== key) this.lastValidation = { key, errors: this.checkRendered(objects) };
+    return this.lastValidation.errors;
+  }
+
+  private checkRendered(objects: any[]): string[] {
+    const errors: string[] = [];
     const manifest = objects.find((o) => o.kind === 'DaemonSet' && o.metadata?.name === this.name) ?? this.daemonSet.toJson();
     const podSpec = manifest.spec?.template?.spec ?? {};
     let recorded: HostAccessReason[];

@@ -598,6 +598,14 @@ describe('escape hatch', () => {
     expect(podSpec(synthValid(c)).hostPID).toBe(true);
   });
 
+  test('a change after a successful synth is checked again at the next synth', () => {
+    const c = chart();
+    const agent = new NodeAgent(c, 'node-agent', { image });
+    expect(() => synthValid(c)).not.toThrow();
+    agent.daemonSet.addJsonPatch(JsonPatch.add('/spec/template/spec/hostIPC', true));
+    expect(() => synthValid(c)).toThrow(/hostIPC has no recorded reason/);
+  });
+
   test('App.synth reports the construct path of a missing reason', () => {
     const app = Testing.app();
     const c = new Chart(app, 'observability');
