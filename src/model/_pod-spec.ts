@@ -56,7 +56,8 @@ export function describe(value: unknown): string {
   return s.length > 120 ? `${s.slice(0, 117)}...` : s;
 }
 
-function isObject(value: unknown): boolean {
+/** whether a value is a plain mapping (not null, not a list). */
+export function isObject(value: unknown): boolean {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
@@ -120,7 +121,8 @@ export function volumesOf(spec: any): any[] {
   });
 }
 
-function dig(root: any, path: string[]): any {
+/** the value at `path` below `root`, or undefined when a step is not a mapping. */
+export function dig(root: any, path: string[]): any {
   let cur = root;
   for (const key of path) {
     if (!isObject(cur)) return undefined;

@@ -1,4 +1,5 @@
 import { HostAccessReason, HostAccessReasons, HostAccessType, HostRisk, PodSecurity } from '../model';
+import { dig, isObject } from '../model/_pod-spec';
 import { hostAccessOf, podSecurityOf } from './_memo';
 import { describePrivilege } from './_privileges';
 import { renderMarkdown } from './_report';
@@ -163,19 +164,6 @@ const POD_SPEC_PATHS: { [kind: string]: string[] } = {
 };
 
 const ERROR_FIX = 'fix the manifest so that every field has the type Kubernetes expects (the API server would reject it too), then review again';
-
-function isObject(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function dig(root: any, path: string[]): any {
-  let cur = root;
-  for (const key of path) {
-    if (!isObject(cur)) return undefined;
-    cur = cur[key];
-  }
-  return cur;
-}
 
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
