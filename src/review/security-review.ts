@@ -1,5 +1,4 @@
 import { HostAccessReason, HostAccessReasons, HostAccessType, HostRisk, PodSecurity } from '../model';
-import { dig, isObject } from '../model/_pod-spec';
 import { hostAccessOf, podSecurityOf } from './_memo';
 import { describePrivilege } from './_privileges';
 import { renderMarkdown } from './_report';
@@ -9,6 +8,7 @@ import { Finding } from './finding';
 import { ReviewPack } from './review-pack';
 import { HostPrivilege, IReviewRule, RuleViolation, WorkloadContext } from './review-rule';
 import { Severities, Severity } from './severity';
+import { dig, isObject } from '../model/_pod-spec';
 
 /**
  * Options for a security review.
