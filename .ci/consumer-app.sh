@@ -63,6 +63,20 @@ if (!fs.existsSync('dist/security-review.md')) fail('the validation plugin wrote
 console.log(`consumer app: synthesized ${docs.map((d) => d.kind).join(', ')} from the packed library, reviewed by the validation plugin`);
 JS
 
+# the package's command works from the install: review the synthesized manifest, and predict its coverage.
+npx --no-install cdk8s-node-agents review --fail-on high dist/observability.k8s.yaml > review.md
+grep -q "DaemonSet observability/node-agent" review.md || { cat review.md; echo "consumer app: review output lacks the DaemonSet" >&2; exit 1; }
+cat > nodes.yaml <<'YAML'
+apiVersion: v1
+kind: List
+items:
+  - { apiVersion: v1, kind: Node, metadata: { name: worker-1, labels: { kubernetes.io/os: linux, node-role.kubernetes.io/worker: "" } } }
+  - { apiVersion: v1, kind: Node, metadata: { name: worker-2, labels: { kubernetes.io/os: linux } } }
+YAML
+npx --no-install cdk8s-node-agents coverage --json --nodes nodes.yaml dist/observability.k8s.yaml > coverage.json
+node -e "const c=require('./coverage.json'); if (c.nodeCount !== 2 || c.daemonSets[0].desired !== 1) { console.error('consumer app: unexpected coverage', JSON.stringify(c)); process.exit(1); }"
+echo "consumer app: cdk8s-node-agents review and coverage ran from the installed package"
+
 # the validation plugin must fail the synth of a workload that is not a NodeAgent: a raw DaemonSet with a
 # writable host path, as charts render them.
 sed -i '/^app.synth();$/d' main.ts

@@ -3,7 +3,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { ApiObject, App, Chart, JsonPatch, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
+import { parseAllDocuments } from 'yaml';
 import { Acknowledgements, NodeAgent, SecurityCheck, Severity } from '../../src';
+import { expectValidManifests } from '../util/k8s-schema';
 
 function app(): App {
   return new App({ outdir: fs.mkdtempSync(path.join(os.tmpdir(), 'cdk8s-node-agents-check-')) });
@@ -63,6 +65,7 @@ test('writes the review next to the manifests; acknowledged findings stay in it 
   // the acknowledgement travels with the manifest, for reviews of the YAML
   const written = fs.readFileSync(path.join(a.outdir, 'imported.k8s.yaml'), 'utf8');
   expect(written).toContain(Acknowledgements.ANNOTATION);
+  expectValidManifests(parseAllDocuments(written).map((d) => d.toJSON()));
   expect(Acknowledgements.parse(raw.toJson().metadata.annotations)).toEqual([
     { rule: 'NA-HOSTPATH-WRITABLE', reason: 'the vendor chart keeps its tail database in /var/log' },
   ]);
