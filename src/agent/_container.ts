@@ -3,9 +3,10 @@
  */
 import * as path from 'node:path';
 import { Size } from 'cdk8s';
-import { Cpu, MountPropagation, Protocol } from 'cdk8s-plus-28';
+import type { Cpu } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { checkImage } from './_image';
+import { kplus } from './_plus';
 import { checkDnsLabel, checkDuration, checkInteger, checkReason, checkSize, fail, hasOwn } from './_validate';
 import { AgentProbe } from './agent-probe';
 import { ContainerOptions } from './container-options';
@@ -131,7 +132,7 @@ export class AgentContainer {
       if (portNames.has(port.name)) fail(scope, `${this.fieldName('ports')}: port name "${port.name}" is used twice: give each port its own name`);
       portNames.add(port.name);
       checkInteger(scope, `${this.fieldName('ports')}[${port.name}].containerPort`, port.containerPort, 1, 65535);
-      const key = `${port.containerPort}/${port.protocol ?? Protocol.TCP}`;
+      const key = `${port.containerPort}/${port.protocol ?? kplus().Protocol.TCP}`;
       if (portNumbers.has(key)) fail(scope, `${this.fieldName('ports')}: ${key} is declared twice`);
       portNumbers.add(key);
       if (port.hostPort) {
@@ -244,7 +245,7 @@ export class AgentContainer {
     }
     for (const port of o.ports ?? []) {
       if (port.hostPort) {
-        out.push({ type: HostAccessType.HOST_PORT, detail: `${port.hostPort.port}/${port.protocol ?? Protocol.TCP}`, container: this.name, reason: port.hostPort.reason.trim() });
+        out.push({ type: HostAccessType.HOST_PORT, detail: `${port.hostPort.port}/${port.protocol ?? kplus().Protocol.TCP}`, container: this.name, reason: port.hostPort.reason.trim() });
       }
     }
     for (const m of this.hostMounts) {
@@ -297,7 +298,7 @@ export class AgentContainer {
       ports: o.ports && o.ports.length > 0 ? o.ports.map((p) => ({
         name: p.name,
         containerPort: p.containerPort,
-        protocol: p.protocol ?? Protocol.TCP,
+        protocol: p.protocol ?? kplus().Protocol.TCP,
         hostPort: p.hostPort?.port,
       })) : undefined,
       resources: this.renderResources(),
@@ -311,7 +312,7 @@ export class AgentContainer {
 
   /** mount propagation Bidirectional needs a privileged container. */
   public bidirectionalMounts(): string[] {
-    return this.hostMounts.filter((m) => m.propagation === MountPropagation.BIDIRECTIONAL).map((m) => m.hostPath);
+    return this.hostMounts.filter((m) => m.propagation === kplus().MountPropagation.BIDIRECTIONAL).map((m) => m.hostPath);
   }
 
   private fieldName(sub: string): string {
@@ -372,7 +373,7 @@ export class AgentContainer {
     const memoryRequest = r.memoryRequest ?? Size.mebibytes(128);
     const memoryLimit = r.memoryLimit ?? Size.mebibytes(memoryRequest.toMebibytes() * 2);
     return {
-      requests: { cpu: (r.cpuRequest ?? Cpu.millis(100)).amount, memory: `${memoryRequest.toMebibytes()}Mi` },
+      requests: { cpu: (r.cpuRequest ?? kplus().Cpu.millis(100)).amount, memory: `${memoryRequest.toMebibytes()}Mi` },
       limits: { cpu: r.cpuLimit?.amount, memory: `${memoryLimit.toMebibytes()}Mi` },
     };
   }

@@ -1,5 +1,5 @@
 import { Size } from 'cdk8s';
-import { Capability, Cpu, Protocol } from 'cdk8s-plus-28';
+import type { Capability, Cpu, Protocol } from 'cdk8s-plus-28';
 import { AgentProbe } from './agent-probe';
 import { HostMount } from './host-mount';
 

@@ -1,4 +1,5 @@
-import { HostPathVolumeType, MountPropagation } from 'cdk8s-plus-28';
+import type { HostPathVolumeType, MountPropagation } from 'cdk8s-plus-28';
+import { kplus } from './_plus';
 
 /**
  * Options for a host mount.
@@ -103,7 +104,7 @@ export class HostMount {
     this.hostPath = hostPath;
     this.mountPath = options.mountPath ?? hostPath;
     this.writable = writable;
-    this.type = options.type ?? HostPathVolumeType.DIRECTORY;
+    this.type = options.type ?? kplus().HostPathVolumeType.DIRECTORY;
     this.propagation = options.propagation;
     this.volumeName = options.volumeName;
     this.reason = reason;

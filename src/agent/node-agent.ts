@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { ApiObject, Chart, Duration, JsonPatch, Lazy } from 'cdk8s';
-import { DnsPolicy, TaintEffect } from 'cdk8s-plus-28';
+import type { DnsPolicy } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { AgentContainer, ContainerRole, checkAbsolutePath, normalisePath } from './_container';
 import { AgentNamespace } from './_namespace';
+import { kplus } from './_plus';
 import { checkDnsLabel, checkDnsSubdomain, checkDuration, checkInteger, checkLabelKey, checkLabelValue, checkReason, fail, hasOwn } from './_validate';
 import { assignVolumeNames, VolumeRequest } from './_volumes';
 import { AccessRule } from './access-rule';
@@ -428,7 +429,7 @@ export class NodeAgent extends Construct {
     if (props.hostPID) checkReason(this, 'hostPID', props.hostPID.reason);
     if (props.hostIPC) checkReason(this, 'hostIPC', props.hostIPC.reason);
     if (props.fsGroup !== undefined) checkInteger(this, 'fsGroup', props.fsGroup, 0, 2147483647);
-    if (props.dnsPolicy === DnsPolicy.NONE) {
+    if (props.dnsPolicy === kplus().DnsPolicy.NONE) {
       fail(this, 'dnsPolicy None needs a dnsConfig, which NodeAgent does not model: use ClusterFirst, ClusterFirstWithHostNet or Default, or patch spec.template.spec.dnsConfig in with daemonSet.addJsonPatch');
     }
     if (props.terminationGracePeriod !== undefined) checkDuration(this, 'terminationGracePeriod', props.terminationGracePeriod);
@@ -511,11 +512,11 @@ export class NodeAgent extends Construct {
     if (t.key !== undefined) checkLabelKey(this, 'tolerations', t.key);
     if (t.key === undefined && t.operator !== 'Exists') fail(this, 'tolerations: a toleration without a key must use operator Exists');
     if (t.value !== undefined) checkLabelValue(this, `tolerations[${t.key}] value`, t.value);
-    if (t.effect !== undefined && !Object.values(TaintEffect).includes(t.effect)) {
-      fail(this, `tolerations[${t.key ?? '*'}]: effect "${t.effect}" is not one of ${Object.values(TaintEffect).join(', ')}`);
+    if (t.effect !== undefined && !Object.values(kplus().TaintEffect).includes(t.effect)) {
+      fail(this, `tolerations[${t.key ?? '*'}]: effect "${t.effect}" is not one of ${Object.values(kplus().TaintEffect).join(', ')}`);
     }
     if (t.evictAfter !== undefined) {
-      if (t.effect !== TaintEffect.NO_EXECUTE) {
+      if (t.effect !== kplus().TaintEffect.NO_EXECUTE) {
         fail(this, `tolerations[${t.key ?? '*'}]: evictAfter applies only to NoExecute taints: set effect: TaintEffect.NO_EXECUTE or remove evictAfter`);
       }
       checkDuration(this, `tolerations[${t.key ?? '*'}] evictAfter`, t.evictAfter);
@@ -730,7 +731,7 @@ export class NodeAgent extends Construct {
       hostNetwork: p.hostNetwork ? true : undefined,
       hostPID: p.hostPID ? true : undefined,
       hostIPC: p.hostIPC ? true : undefined,
-      dnsPolicy: p.dnsPolicy ?? (p.hostNetwork ? DnsPolicy.CLUSTER_FIRST_WITH_HOST_NET : undefined),
+      dnsPolicy: p.dnsPolicy ?? (p.hostNetwork ? kplus().DnsPolicy.CLUSTER_FIRST_WITH_HOST_NET : undefined),
       terminationGracePeriodSeconds: p.terminationGracePeriod?.toSeconds(),
       securityContext: {
         runAsNonRoot: allRoot ? undefined : true,

@@ -1,5 +1,6 @@
 import { Duration } from 'cdk8s';
-import { TaintEffect } from 'cdk8s-plus-28';
+import type { TaintEffect } from 'cdk8s-plus-28';
+import { kplus } from './_plus';
 
 /**
  * Options for a toleration.
@@ -35,7 +36,7 @@ export class Toleration {
    * and kind put on control-plane nodes, so the agent runs there too (e.g. to monitor them).
    */
   public static controlPlane(): Toleration {
-    return new Toleration('node-role.kubernetes.io/control-plane', 'Exists', undefined, TaintEffect.NO_SCHEDULE, undefined);
+    return new Toleration('node-role.kubernetes.io/control-plane', 'Exists', undefined, kplus().TaintEffect.NO_SCHEDULE, undefined);
   }
 
   /**
@@ -57,7 +58,7 @@ export class Toleration {
    * still leaves nodes that are being drained with `NoExecute` (node-exporter's default).
    */
   public static allNoSchedule(): Toleration {
-    return new Toleration(undefined, 'Exists', undefined, TaintEffect.NO_SCHEDULE, undefined);
+    return new Toleration(undefined, 'Exists', undefined, kplus().TaintEffect.NO_SCHEDULE, undefined);
   }
 
   /**

@@ -1,4 +1,4 @@
-import { PercentOrAbsolute } from 'cdk8s-plus-28';
+import type { PercentOrAbsolute } from 'cdk8s-plus-28';
 
 /**
  * Options for a rolling update.

@@ -1,9 +1,10 @@
 import { Duration, Size } from 'cdk8s';
-import { Capability, Cpu, HostPathVolumeType, MountPropagation } from 'cdk8s-plus-28';
+import type { Capability } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import {
   AccessRule, AgentContainerProps, AgentProbe, ContainerSettings, HostMount, NodeAgent, NodeAgentProps, NodeAgentSettings, Toleration,
 } from '../agent';
+import { kplus } from '../agent/_plus';
 import { PresetAcknowledgement, acknowledgeDefaults, presetFail, withPresetDefaults, withoutKeys } from '../agent/_preset';
 
 const CNI_BIN_DIR = '/opt/cni/bin';
@@ -187,7 +188,7 @@ export class CniFlavor {
       ],
     };
     const netConf = { Network: podNetwork, EnableNFTables: false, Backend: { Type: backend } };
-    const installerResources = { cpuRequest: Cpu.millis(10), memoryRequest: Size.mebibytes(16), memoryLimit: Size.mebibytes(32) };
+    const installerResources = { cpuRequest: kplus().Cpu.millis(10), memoryRequest: Size.mebibytes(16), memoryLimit: Size.mebibytes(32) };
     return new CniFlavor({
       name: 'flannel',
       image,
@@ -196,12 +197,12 @@ export class CniFlavor {
       env: { EVENT_QUEUE_DEPTH: '5000', CONT_WHEN_CACHE_NOT_READY: 'false' },
       runAsRoot: { reason: 'flanneld configures the node\'s network, which its added capabilities allow only to root (Kubernetes grants no ambient capabilities)' },
       capabilities: [
-        { capability: Capability.NET_ADMIN, reason: 'creates the overlay interface and routes and programs the masquerading rules' },
-        { capability: Capability.NET_RAW, reason: 'iptables opens raw sockets to program the masquerading rules' },
+        { capability: kplus().Capability.NET_ADMIN, reason: 'creates the overlay interface and routes and programs the masquerading rules' },
+        { capability: kplus().Capability.NET_RAW, reason: 'iptables opens raw sockets to program the masquerading rules' },
       ],
       hostMounts: [
         HostMount.readWrite('/run/flannel', 'writes subnet.env, the node\'s lease that the flannel CNI binary reads on the host for every new pod', {
-          type: HostPathVolumeType.DIRECTORY_OR_CREATE,
+          type: kplus().HostPathVolumeType.DIRECTORY_OR_CREATE,
         }),
       ],
       configFiles: {
@@ -233,7 +234,7 @@ export class CniFlavor {
       clusterPermissions: NODE_LEVEL_RBAC,
       liveness: AgentProbe.httpGet('/healthz', { port: 8081, initialDelay: Duration.seconds(10), period: Duration.seconds(30) }),
       readiness: AgentProbe.httpGet('/healthz', { port: 8081, initialDelay: Duration.seconds(5), period: Duration.seconds(10) }),
-      resources: { cpuRequest: Cpu.millis(100), memoryRequest: Size.mebibytes(64), memoryLimit: Size.mebibytes(128) },
+      resources: { cpuRequest: kplus().Cpu.millis(100), memoryRequest: Size.mebibytes(64), memoryLimit: Size.mebibytes(128) },
     }, [
       {
         rule: 'NA-HOSTPATH-SENSITIVE',
@@ -303,10 +304,10 @@ export class CniFlavor {
       runAsRoot: { reason: 'calico/node manages the node\'s network as root' },
       hostMounts: [
         HostMount.readOnly('/lib/modules', { reason: 'checks which kernel modules (ipip, iptables) are available' }),
-        HostMount.readWrite('/var/run/calico', 'keeps felix\'s and BIRD\'s runtime state and sockets', { type: HostPathVolumeType.DIRECTORY_OR_CREATE }),
-        HostMount.readWrite('/var/lib/calico', 'records the node\'s name and addresses for the Calico CNI binary on the host', { type: HostPathVolumeType.DIRECTORY_OR_CREATE }),
+        HostMount.readWrite('/var/run/calico', 'keeps felix\'s and BIRD\'s runtime state and sockets', { type: kplus().HostPathVolumeType.DIRECTORY_OR_CREATE }),
+        HostMount.readWrite('/var/lib/calico', 'records the node\'s name and addresses for the Calico CNI binary on the host', { type: kplus().HostPathVolumeType.DIRECTORY_OR_CREATE }),
         HostMount.readWrite(CNI_CONF_DIR, 'refreshes the ServiceAccount token in the calico-kubeconfig that the Calico CNI binary uses', {
-          type: HostPathVolumeType.DIRECTORY_OR_CREATE,
+          type: kplus().HostPathVolumeType.DIRECTORY_OR_CREATE,
           mountPath: `/host${CNI_CONF_DIR}`,
         }),
       ],
@@ -325,7 +326,7 @@ export class CniFlavor {
         runAsRoot: { reason: 'writes the Calico binaries and configuration into the root-owned CNI directories; every capability is dropped' },
         readOnlyRootFilesystem: false,
         hostMounts: [cniBinMount(`/host${CNI_BIN_DIR}`), cniConfMount(`/host${CNI_CONF_DIR}`)],
-        resources: { cpuRequest: Cpu.millis(10), memoryRequest: Size.mebibytes(32), memoryLimit: Size.mebibytes(64) },
+        resources: { cpuRequest: kplus().Cpu.millis(10), memoryRequest: Size.mebibytes(32), memoryLimit: Size.mebibytes(64) },
       }],
       clusterPermissions: [
         ...NODE_LEVEL_RBAC,
@@ -356,7 +357,7 @@ export class CniFlavor {
         initialDelay: Duration.seconds(10), period: Duration.seconds(10), timeout: Duration.seconds(10), failureThreshold: 6,
       }),
       readiness: AgentProbe.exec(['/bin/calico-node', '-felix-ready', '-bird-ready'], { period: Duration.seconds(10), timeout: Duration.seconds(10) }),
-      resources: { cpuRequest: Cpu.millis(250), memoryRequest: Size.mebibytes(256), memoryLimit: Size.mebibytes(512) },
+      resources: { cpuRequest: kplus().Cpu.millis(250), memoryRequest: Size.mebibytes(256), memoryLimit: Size.mebibytes(512) },
     }, [
       { rule: 'NA-PRIVILEGED', reason: privileged, unless: ['privileged'] },
       { rule: 'PSS-BASELINE-privileged', reason: privileged, unless: ['privileged'], pod: true },
@@ -418,29 +419,29 @@ export class CniFlavor {
       env: { K8S_NODE_NAME: '$(NODE_NAME)', CILIUM_K8S_NAMESPACE: '$(POD_NAMESPACE)' },
       runAsRoot: { reason: 'cilium-agent manages the node\'s datapath, which its added capabilities allow only to root (Kubernetes grants no ambient capabilities)' },
       capabilities: [
-        cap(Capability.CHOWN, 'sets the owner of the API socket and of the state it keeps'),
-        cap(Capability.KILL, 'signals the proxy and health processes it starts'),
-        cap(Capability.NET_ADMIN, 'creates interfaces, routes and neighbour entries and attaches BPF programs to them'),
-        cap(Capability.NET_RAW, 'opens raw sockets for health checks and the iptables rules it keeps'),
-        cap(Capability.IPC_LOCK, 'locks memory for BPF maps'),
-        cap(Capability.SYS_ADMIN, 'loads BPF programs and mounts the BPF filesystem on kernels without CAP_BPF'),
-        cap(Capability.SYS_RESOURCE, 'raises the memlock limit for BPF maps'),
-        cap(Capability.DAC_OVERRIDE, 'reads and writes its state files whatever their owner'),
-        cap(Capability.FOWNER, 'changes permissions of files it does not own in its state directory'),
-        cap(Capability.SETGID, 'starts the proxy under its own group'),
-        cap(Capability.SETUID, 'starts the proxy under its own user'),
+        cap(kplus().Capability.CHOWN, 'sets the owner of the API socket and of the state it keeps'),
+        cap(kplus().Capability.KILL, 'signals the proxy and health processes it starts'),
+        cap(kplus().Capability.NET_ADMIN, 'creates interfaces, routes and neighbour entries and attaches BPF programs to them'),
+        cap(kplus().Capability.NET_RAW, 'opens raw sockets for health checks and the iptables rules it keeps'),
+        cap(kplus().Capability.IPC_LOCK, 'locks memory for BPF maps'),
+        cap(kplus().Capability.SYS_ADMIN, 'loads BPF programs and mounts the BPF filesystem on kernels without CAP_BPF'),
+        cap(kplus().Capability.SYS_RESOURCE, 'raises the memlock limit for BPF maps'),
+        cap(kplus().Capability.DAC_OVERRIDE, 'reads and writes its state files whatever their owner'),
+        cap(kplus().Capability.FOWNER, 'changes permissions of files it does not own in its state directory'),
+        cap(kplus().Capability.SETGID, 'starts the proxy under its own group'),
+        cap(kplus().Capability.SETUID, 'starts the proxy under its own user'),
       ],
       hostMounts: [
         HostMount.readWrite('/var/run/cilium', 'keeps endpoint state and the API socket that the cilium-cni binary calls on the host', {
-          type: HostPathVolumeType.DIRECTORY_OR_CREATE,
+          type: kplus().HostPathVolumeType.DIRECTORY_OR_CREATE,
         }),
         HostMount.readWrite('/sys/fs/bpf', 'pins BPF maps and programs so the datapath survives agent restarts', {
-          type: HostPathVolumeType.DIRECTORY_OR_CREATE,
-          propagation: MountPropagation.HOST_TO_CONTAINER,
+          type: kplus().HostPathVolumeType.DIRECTORY_OR_CREATE,
+          propagation: kplus().MountPropagation.HOST_TO_CONTAINER,
         }),
         HostMount.readOnly('/sys/fs/cgroup', {
           mountPath: '/run/cilium/cgroupv2',
-          propagation: MountPropagation.HOST_TO_CONTAINER,
+          propagation: kplus().MountPropagation.HOST_TO_CONTAINER,
           reason: 'attaches socket load-balancing programs to the root cgroup',
         }),
         HostMount.readOnly('/lib/modules', { reason: 'checks which kernel modules are available' }),
@@ -472,7 +473,7 @@ export class CniFlavor {
           command: ['/install-plugin.sh'],
           runAsRoot: { reason: 'writes the cilium-cni binary into the root-owned /opt/cni/bin; every capability is dropped' },
           hostMounts: [cniBinMount(`/host${CNI_BIN_DIR}`)],
-          resources: { cpuRequest: Cpu.millis(100), memoryRequest: Size.mebibytes(16), memoryLimit: Size.mebibytes(64) },
+          resources: { cpuRequest: kplus().Cpu.millis(100), memoryRequest: Size.mebibytes(16), memoryLimit: Size.mebibytes(64) },
         },
         {
           name: 'install-cni-config',
@@ -482,7 +483,7 @@ export class CniFlavor {
           runAsRoot: { reason: 'writes the CNI configuration into the root-owned /etc/cni/net.d; every capability is dropped' },
           hostMounts: [cniConfMount(`/host${CNI_CONF_DIR}`)],
           configMountPath: '/etc/cilium-cni',
-          resources: { cpuRequest: Cpu.millis(10), memoryRequest: Size.mebibytes(16), memoryLimit: Size.mebibytes(32) },
+          resources: { cpuRequest: kplus().Cpu.millis(10), memoryRequest: Size.mebibytes(16), memoryLimit: Size.mebibytes(32) },
         },
       ],
       clusterPermissions: [
@@ -509,7 +510,7 @@ export class CniFlavor {
       startup: AgentProbe.exec(statusProbe, { period: Duration.seconds(2), timeout: Duration.seconds(5), failureThreshold: 105 }),
       liveness: AgentProbe.exec(statusProbe, { period: Duration.seconds(30), timeout: Duration.seconds(5), failureThreshold: 10 }),
       readiness: AgentProbe.exec(statusProbe, { period: Duration.seconds(30), timeout: Duration.seconds(5), failureThreshold: 3 }),
-      resources: { cpuRequest: Cpu.millis(100), memoryRequest: Size.mebibytes(256), memoryLimit: Size.mebibytes(1024) },
+      resources: { cpuRequest: kplus().Cpu.millis(100), memoryRequest: Size.mebibytes(256), memoryLimit: Size.mebibytes(1024) },
     }, [
       {
         rule: 'NA-CAPABILITIES',
@@ -618,7 +619,7 @@ export class CniPlugin extends NodeAgent {
    */
   public static xtablesLockMount(): HostMount {
     return HostMount.readWrite('/run/xtables.lock', 'shares the iptables lock with every other iptables user on the node, so rule updates never interleave', {
-      type: HostPathVolumeType.FILE_OR_CREATE,
+      type: kplus().HostPathVolumeType.FILE_OR_CREATE,
     });
   }
 
@@ -669,14 +670,14 @@ export class CniPlugin extends NodeAgent {
 
 function cniBinMount(mountPath: string): HostMount {
   return HostMount.readWrite(CNI_BIN_DIR, 'installs the CNI plugin binaries that the container runtime runs for every new pod', {
-    type: HostPathVolumeType.DIRECTORY_OR_CREATE,
+    type: kplus().HostPathVolumeType.DIRECTORY_OR_CREATE,
     mountPath,
   });
 }
 
 function cniConfMount(mountPath: string): HostMount {
   return HostMount.readWrite(CNI_CONF_DIR, 'installs the CNI network configuration that the container runtime reads for every new pod', {
-    type: HostPathVolumeType.DIRECTORY_OR_CREATE,
+    type: kplus().HostPathVolumeType.DIRECTORY_OR_CREATE,
     mountPath,
   });
 }

@@ -1,7 +1,7 @@
 import { Duration, Size } from 'cdk8s';
-import { Cpu, HostPathVolumeType, MountPropagation } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { AgentContainerProps, AgentProbe, HostMount, NodeAgent, NodeAgentProps, NodeAgentSettings, Toleration } from '../agent';
+import { kplus } from '../agent/_plus';
 import { acknowledgeDefaults, presetFail, withPresetDefaults, withoutKeys } from '../agent/_preset';
 
 /** where every container of the pod sees the driver's socket directory. */
@@ -118,17 +118,17 @@ export class CsiNodePlugin extends NodeAgent {
     checkDriverName(driverName);
     return [
       HostMount.readWrite(pluginDir(driverName), 'creates the CSI socket that the kubelet and the sidecars connect to', {
-        type: HostPathVolumeType.DIRECTORY_OR_CREATE,
+        type: kplus().HostPathVolumeType.DIRECTORY_OR_CREATE,
         mountPath: SOCKET_DIR,
         volumeName: 'plugin-dir',
       }),
       HostMount.readWrite('/var/lib/kubelet', 'stages and publishes volumes under the kubelet\'s pod directories; Bidirectional so the kubelet and the pods see those mounts', {
-        type: HostPathVolumeType.DIRECTORY,
-        propagation: MountPropagation.BIDIRECTIONAL,
+        type: kplus().HostPathVolumeType.DIRECTORY,
+        propagation: kplus().MountPropagation.BIDIRECTIONAL,
         volumeName: 'kubelet-dir',
       }),
       HostMount.readOnly('/dev', {
-        type: HostPathVolumeType.DIRECTORY,
+        type: kplus().HostPathVolumeType.DIRECTORY,
         volumeName: 'device-dir',
         reason: 'opens the block devices of attached volumes, including ones attached after it started',
       }),
@@ -139,12 +139,12 @@ export class CsiNodePlugin extends NodeAgent {
     const driverName = props.driverName ?? CsiNodePlugin.DEFAULT_DRIVER_NAME;
     if (!isDriverName(driverName)) presetFail(scope, id, `driverName "${driverName}" is invalid: ${DRIVER_NAME_HINT}`);
     const socketDir = HostMount.readOnly(pluginDir(driverName), {
-      type: HostPathVolumeType.DIRECTORY_OR_CREATE,
+      type: kplus().HostPathVolumeType.DIRECTORY_OR_CREATE,
       mountPath: SOCKET_DIR,
       volumeName: 'plugin-dir',
       reason: 'connects to the driver\'s CSI socket',
     });
-    const sidecarResources = { cpuRequest: Cpu.millis(10), memoryRequest: Size.mebibytes(32), memoryLimit: Size.mebibytes(64) };
+    const sidecarResources = { cpuRequest: kplus().Cpu.millis(10), memoryRequest: Size.mebibytes(32), memoryLimit: Size.mebibytes(64) };
     const registrar: AgentContainerProps = {
       name: 'node-driver-registrar',
       image: props.registrarImage ?? CsiNodePlugin.DEFAULT_REGISTRAR_IMAGE,
@@ -158,7 +158,7 @@ export class CsiNodePlugin extends NodeAgent {
       hostMounts: [
         socketDir,
         HostMount.readWrite('/var/lib/kubelet/plugins_registry', 'creates the registration socket through which the kubelet discovers the driver', {
-          type: HostPathVolumeType.DIRECTORY,
+          type: kplus().HostPathVolumeType.DIRECTORY,
           mountPath: '/registration',
           volumeName: 'registration-dir',
         }),
@@ -192,14 +192,14 @@ export class CsiNodePlugin extends NodeAgent {
       hostMounts: [
         ...CsiNodePlugin.standardHostMounts(driverName),
         HostMount.readWrite('/var/lib/csi-hostpath-data', 'the hostpath example driver keeps its volumes\' data there', {
-          type: HostPathVolumeType.DIRECTORY_OR_CREATE,
+          type: kplus().HostPathVolumeType.DIRECTORY_OR_CREATE,
           mountPath: '/csi-data-dir',
           volumeName: 'csi-data-dir',
         }),
       ],
       liveness: AgentProbe.httpGet('/healthz', { port: DRIVER_HEALTH_PORT, initialDelay: Duration.seconds(10), timeout: Duration.seconds(3), period: Duration.seconds(10), failureThreshold: 5 }),
       readiness: AgentProbe.httpGet('/healthz', { port: DRIVER_HEALTH_PORT, timeout: Duration.seconds(3), period: Duration.seconds(5) }),
-      resources: { cpuRequest: Cpu.millis(10), memoryRequest: Size.mebibytes(64), memoryLimit: Size.mebibytes(256) },
+      resources: { cpuRequest: kplus().Cpu.millis(10), memoryRequest: Size.mebibytes(64), memoryLimit: Size.mebibytes(256) },
       sidecars: [registrar, livenessProbe],
       priorityClassName: 'system-node-critical',
       tolerations: [Toleration.everything()],

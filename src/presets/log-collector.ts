@@ -1,7 +1,7 @@
 import { Chart, Size, Yaml } from 'cdk8s';
-import { Cpu, HostPathVolumeType } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { AgentProbe, HostMount, NodeAgent, NodeAgentProps, NodeAgentSettings, Toleration } from '../agent';
+import { kplus } from '../agent/_plus';
 import { withPresetDefaults, withoutKeys } from '../agent/_preset';
 
 /** the port of Fluent Bit's HTTP server (metrics and health). */
@@ -224,14 +224,14 @@ export class LogCollector extends NodeAgent {
       hostMounts: [
         HostMount.readOnly('/var/log', { reason: 'tails container logs (/var/log/containers links to /var/log/pods)' }),
         HostMount.readWrite(STATE_DIR, 'keeps the tail position database and the filesystem buffer, so a restart neither re-sends nor loses logs', {
-          type: HostPathVolumeType.DIRECTORY_OR_CREATE,
+          type: kplus().HostPathVolumeType.DIRECTORY_OR_CREATE,
         }),
       ],
       ports: [{ name: 'http', containerPort: HTTP_PORT }],
       service: { ports: ['http'] },
       liveness: AgentProbe.httpGet('/', { port: HTTP_PORT }),
       readiness: AgentProbe.httpGet('/api/v1/health', { port: HTTP_PORT }),
-      resources: { cpuRequest: Cpu.millis(100), memoryRequest: Size.mebibytes(128), memoryLimit: Size.mebibytes(256) },
+      resources: { cpuRequest: kplus().Cpu.millis(100), memoryRequest: Size.mebibytes(128), memoryLimit: Size.mebibytes(256) },
       clusterPermissions: [{ resources: ['namespaces', 'pods'], verbs: ['get', 'list', 'watch'] }],
       tolerations: [Toleration.controlPlane()],
     };

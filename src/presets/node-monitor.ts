@@ -1,7 +1,7 @@
 import { Size } from 'cdk8s';
-import { Cpu, MountPropagation } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { AgentProbe, HostMount, NodeAgent, NodeAgentProps, NodeAgentSettings, Toleration } from '../agent';
+import { kplus } from '../agent/_plus';
 import { acknowledgeDefaults, withPresetDefaults } from '../agent/_preset';
 
 /** node-exporter's metrics port. */
@@ -76,7 +76,7 @@ export class NodeMonitor extends NodeAgent {
         HostMount.readOnly('/sys', { mountPath: '/host/sys', reason: 'reads hardware, power and cgroup statistics' }),
         HostMount.readOnly('/', {
           mountPath: '/host/root',
-          propagation: MountPropagation.HOST_TO_CONTAINER,
+          propagation: kplus().MountPropagation.HOST_TO_CONTAINER,
           reason: 'reports the size and usage of the node\'s filesystems, including ones mounted after it started',
         }),
       ],
@@ -92,7 +92,7 @@ export class NodeMonitor extends NodeAgent {
       service: { ports: ['metrics'], annotations: { 'prometheus.io/scrape': 'true', 'prometheus.io/port': String(METRICS_PORT) } },
       liveness: AgentProbe.httpGet('/', { port: METRICS_PORT }),
       readiness: AgentProbe.httpGet('/', { port: METRICS_PORT }),
-      resources: { cpuRequest: Cpu.millis(50), memoryRequest: Size.mebibytes(64), memoryLimit: Size.mebibytes(128) },
+      resources: { cpuRequest: kplus().Cpu.millis(50), memoryRequest: Size.mebibytes(64), memoryLimit: Size.mebibytes(128) },
       priorityClassName: 'system-cluster-critical',
     };
     return withPresetDefaults(defaults, props);

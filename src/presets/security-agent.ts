@@ -1,7 +1,7 @@
 import { Duration, Size } from 'cdk8s';
-import { Capability, Cpu, HostPathVolumeType } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { AgentContainerProps, AgentProbe, CapabilityGrant, HostMount, NodeAgent, NodeAgentProps, NodeAgentSettings, Toleration } from '../agent';
+import { kplus } from '../agent/_plus';
 import { PresetAcknowledgement, acknowledgeDefaults, presetFail, withPresetDefaults, withoutKeys } from '../agent/_preset';
 
 /** the driver loader's container name. */
@@ -148,13 +148,13 @@ export class SecurityAgent extends NodeAgent {
         presetFail(scope, id, `containerRuntimeSockets: "${socket}" must be an absolute host path, e.g. "/run/containerd/containerd.sock"`);
       }
     }
-    const hostRoot = (path: string, reason: string, type = HostPathVolumeType.DIRECTORY) =>
+    const hostRoot = (path: string, reason: string, type = kplus().HostPathVolumeType.DIRECTORY) =>
       HostMount.readOnly(path, { mountPath: `/host${path}`, type, reason });
 
     const hostMounts: HostMount[] = [
       hostRoot('/proc', 'reads every process\'s command line, credentials and namespaces, which the rules match on'),
       hostRoot('/etc', 'names users and groups (/etc/passwd, /etc/group) and the OS (/etc/os-release) in events'),
-      ...sockets.map((s) => hostRoot(s, 'the container plugin reads container names, images and pod labels from the container runtime', HostPathVolumeType.SOCKET)),
+      ...sockets.map((s) => hostRoot(s, 'the container plugin reads container names, images and pod labels from the container runtime', kplus().HostPathVolumeType.SOCKET)),
     ];
     if (kmod) {
       hostMounts.push(
@@ -166,10 +166,10 @@ export class SecurityAgent extends NodeAgent {
     }
 
     const capabilities: CapabilityGrant[] = kmod ? [] : [
-      { capability: Capability.BPF, reason: 'loads the modern eBPF probe and creates its maps' },
-      { capability: Capability.PERFMON, reason: 'attaches the probe to the kernel\'s tracepoints and reads its ring buffer' },
-      { capability: Capability.SYS_RESOURCE, reason: 'raises the memlock limit for the probe\'s ring buffers' },
-      { capability: Capability.SYS_PTRACE, reason: 'reads /proc of other processes (environment, executable, file descriptors) to enrich events' },
+      { capability: kplus().Capability.BPF, reason: 'loads the modern eBPF probe and creates its maps' },
+      { capability: kplus().Capability.PERFMON, reason: 'attaches the probe to the kernel\'s tracepoints and reads its ring buffer' },
+      { capability: kplus().Capability.SYS_RESOURCE, reason: 'raises the memlock limit for the probe\'s ring buffers' },
+      { capability: kplus().Capability.SYS_PTRACE, reason: 'reads /proc of other processes (environment, executable, file descriptors) to enrich events' },
     ];
 
     const loader: AgentContainerProps = {
@@ -187,7 +187,7 @@ export class SecurityAgent extends NodeAgent {
         hostRoot('/etc', 'reads /etc/os-release to download the module for this distribution'),
       ],
       scratchDirs: ['/root/.falco', '/tmp'],
-      resources: { cpuRequest: Cpu.millis(100), memoryRequest: Size.mebibytes(128), memoryLimit: Size.mebibytes(512) },
+      resources: { cpuRequest: kplus().Cpu.millis(100), memoryRequest: Size.mebibytes(128), memoryLimit: Size.mebibytes(512) },
     };
 
     const healthz = (options: { period: number; failureThreshold: number; initialDelay?: number }) => AgentProbe.httpGet('/healthz', {
@@ -220,7 +220,7 @@ export class SecurityAgent extends NodeAgent {
       startup: healthz({ initialDelay: 3, period: 5, failureThreshold: 20 }),
       liveness: healthz({ period: 15, failureThreshold: 3 }),
       readiness: healthz({ period: 15, failureThreshold: 3 }),
-      resources: { cpuRequest: Cpu.millis(100), memoryRequest: Size.mebibytes(512), memoryLimit: Size.mebibytes(1024) },
+      resources: { cpuRequest: kplus().Cpu.millis(100), memoryRequest: Size.mebibytes(512), memoryLimit: Size.mebibytes(1024) },
       tolerations: [Toleration.controlPlane()],
     };
     return withPresetDefaults(defaults, withoutKeys(props, ['driver', 'containerRuntimeSockets', 'driverLoaderImage']));
