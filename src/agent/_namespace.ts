@@ -7,6 +7,7 @@
  */
 import { ApiObject, Chart, JsonPatch, Lazy } from 'cdk8s';
 import { Construct } from 'constructs';
+import { fail } from './_validate';
 import { PodSecurity, PodSecurityLevel } from '../model/pod-security';
 
 const STRICTNESS: PodSecurityLevel[] = [PodSecurityLevel.PRIVILEGED, PodSecurityLevel.BASELINE, PodSecurityLevel.RESTRICTED];
@@ -23,7 +24,7 @@ export class AgentNamespace extends Construct {
     if (existing) {
       const ns = existing as AgentNamespace;
       if (ns.psaVersion !== psaVersion) {
-        throw new Error(`[${scope.node.path}] namespace "${name}" is shared with agents that pin Pod Security version "${ns.psaVersion}", but this one pins "${psaVersion}": use one podSecurityVersion per namespace`);
+        fail(scope, `namespace "${name}" is shared with agents that pin Pod Security version "${ns.psaVersion}", but this one pins "${psaVersion}": use one podSecurityVersion per namespace`);
       }
       return ns;
     }

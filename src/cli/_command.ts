@@ -1,4 +1,5 @@
 // The command-line plumbing shared by every subcommand. Internal: the CLI is not part of the package's API.
+import { parseArgs, ParseArgsConfig } from 'util';
 
 /** where a command writes; process.stdout/stderr in production, string buffers in tests. */
 export interface CliIo {
@@ -31,5 +32,29 @@ export class CliError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'CliError';
+  }
+}
+
+/** a message fragment that starts lowercase, as every error line does. */
+export function lowerFirst(s: string): string {
+  return s.charAt(0).toLowerCase() + s.slice(1);
+}
+
+/** a usage error of `command`, pointing at its help. */
+export function usageError(command: string, what: string): CliError {
+  return new CliError(`${command}: ${what}; run '${PROGRAM} ${command} --help' for usage`);
+}
+
+/**
+ * Node's strict argument parser for one command, with its errors turned into one usage line
+ * (`<command>: unknown option --x; run '... <command> --help' for usage`).
+ */
+export function parseCommandArgs<T extends ParseArgsConfig>(command: string, config: T): ReturnType<typeof parseArgs<T>> {
+  try {
+    return parseArgs(config);
+  } catch (e: any) {
+    const message = String(e.message);
+    const unknown = /^Unknown option '([^']+)'/.exec(message);
+    throw usageError(command, unknown ? `unknown option ${unknown[1]}` : lowerFirst(message.split('\n')[0].replace(/\.$/, '')));
   }
 }

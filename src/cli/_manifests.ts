@@ -2,7 +2,7 @@
 
 import * as fs from 'fs';
 import { isMap, isSeq, LineCounter, parseAllDocuments } from 'yaml';
-import { CliError } from './_command';
+import { CliError, lowerFirst } from './_command';
 
 /** one Kubernetes object read from a file, with where it came from. */
 export interface LoadedObject {
@@ -74,6 +74,3 @@ function describeIoError(e: any): string {
   }
 }
 
-function lowerFirst(s: string): string {
-  return s.charAt(0).toLowerCase() + s.slice(1);
-}

@@ -1,8 +1,7 @@
 // `cdk8s-node-agents coverage`: which nodes each DaemonSet in a set of manifests runs on, and why not.
 
-import { parseArgs } from 'util';
 import { DaemonSetCoverage, DaemonSetUpdateStrategyType, RolloutPlan } from '../model';
-import { CliError, CliIo, Command, EXIT_OK, PROGRAM } from './_command';
+import { CliError, CliIo, Command, EXIT_OK, PROGRAM, parseCommandArgs, usageError } from './_command';
 import { loadObjects, LoadedObject } from './_manifests';
 
 const HELP = `usage: ${PROGRAM} coverage --nodes NODES [--nodes NODES...] [--json] FILE...
@@ -88,30 +87,22 @@ interface Options {
 }
 
 function parseOptions(args: string[]): Options {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      options: {
-        nodes: { type: 'string', multiple: true },
-        json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      allowPositionals: true,
-      strict: true,
-    });
-  } catch (e: any) {
-    const message = String(e.message);
-    const unknown = /^Unknown option '([^']+)'/.exec(message);
-    const what = unknown ? `unknown option ${unknown[1]}` : lowerFirst(message.split('\n')[0].replace(/\.$/, ''));
-    throw new CliError(`coverage: ${what}; run '${PROGRAM} coverage --help' for usage`);
-  }
+  const parsed = parseCommandArgs('coverage', {
+    args,
+    options: {
+      nodes: { type: 'string', multiple: true },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    allowPositionals: true,
+    strict: true,
+  });
   const help = parsed.values.help === true;
   const nodeFiles = parsed.values.nodes ?? [];
   const files = parsed.positionals;
   if (!help) {
-    if (nodeFiles.length === 0) throw new CliError(`coverage: missing --nodes NODES (the node inventory, e.g. from kubectl get nodes -o yaml); run '${PROGRAM} coverage --help' for usage`);
-    if (files.length === 0) throw new CliError(`coverage: missing FILE (the manifests to check, e.g. dist/*.k8s.yaml); run '${PROGRAM} coverage --help' for usage`);
+    if (nodeFiles.length === 0) throw usageError('coverage', 'missing --nodes NODES (the node inventory, e.g. from kubectl get nodes -o yaml)');
+    if (files.length === 0) throw usageError('coverage', 'missing FILE (the manifests to check, e.g. dist/*.k8s.yaml)');
   }
   return { help, json: parsed.values.json === true, nodeFiles, files };
 }
@@ -190,6 +181,3 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-function lowerFirst(s: string): string {
-  return s.charAt(0).toLowerCase() + s.slice(1);
-}

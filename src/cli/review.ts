@@ -1,10 +1,9 @@
 // `cdk8s-node-agents review`: the security review of every workload in a set of manifests (cdk8s output, a
 // third-party chart's rendered output, kubectl get -o yaml).
 
-import { parseArgs } from 'util';
 import { PodSecurity } from '../model';
 import { ReviewPack, Severities, Severity, SecurityReview } from '../review';
-import { CliError, CliIo, Command, EXIT_FAILURE, EXIT_OK, PROGRAM } from './_command';
+import { CliError, CliIo, Command, EXIT_FAILURE, EXIT_OK, PROGRAM, parseCommandArgs, usageError } from './_command';
 import { loadObjects } from './_manifests';
 
 const PACK_IDS = ReviewPack.all().map((p) => p.id);
@@ -97,32 +96,24 @@ export const reviewCommand: Command = {
   },
 };
 
-function usageError(what: string): CliError {
-  return new CliError(`review: ${what}; run '${PROGRAM} review --help' for usage`);
+function reviewUsageError(what: string): CliError {
+  return usageError('review', what);
 }
 
 function parseOptions(args: string[]): Options {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      options: {
-        'json': { type: 'boolean' },
-        'fail-on': { type: 'string' },
-        'pack': { type: 'string', multiple: true },
-        'allowed-registry': { type: 'string', multiple: true },
-        'pod-security-version': { type: 'string' },
-        'help': { type: 'boolean', short: 'h' },
-      },
-      allowPositionals: true,
-      strict: true,
-    });
-  } catch (e: any) {
-    const message = String(e.message);
-    const unknown = /^Unknown option '([^']+)'/.exec(message);
-    const what = unknown ? `unknown option ${unknown[1]}` : lowerFirst(message.split('\n')[0].replace(/\.$/, ''));
-    throw usageError(what);
-  }
+  const parsed = parseCommandArgs('review', {
+    args,
+    options: {
+      'json': { type: 'boolean' },
+      'fail-on': { type: 'string' },
+      'pack': { type: 'string', multiple: true },
+      'allowed-registry': { type: 'string', multiple: true },
+      'pod-security-version': { type: 'string' },
+      'help': { type: 'boolean', short: 'h' },
+    },
+    allowPositionals: true,
+    strict: true,
+  });
   const v = parsed.values;
   const help = v.help === true;
   if (help) return { help, json: false, files: [] };
@@ -132,26 +123,26 @@ function parseOptions(args: string[]): Options {
     try {
       failOn = Severities.parse(v['fail-on']);
     } catch {
-      throw usageError(`--fail-on must be one of ${Severities.all().join(', ')}, got ${JSON.stringify(v['fail-on'])}`);
+      throw reviewUsageError(`--fail-on must be one of ${Severities.all().join(', ')}, got ${JSON.stringify(v['fail-on'])}`);
     }
   }
   let packs: ReviewPack[] | undefined;
   if (v.pack !== undefined) {
     const unknownPack = v.pack.find((id) => !PACK_IDS.includes(id));
-    if (unknownPack !== undefined) throw usageError(`unknown pack ${JSON.stringify(unknownPack)} (--pack takes ${PACK_IDS.join(', ')})`);
+    if (unknownPack !== undefined) throw reviewUsageError(`unknown pack ${JSON.stringify(unknownPack)} (--pack takes ${PACK_IDS.join(', ')})`);
     packs = [...new Set(v.pack)].map((id) => ReviewPack.byId(id));
   }
   const registries = v['allowed-registry'];
-  if (registries !== undefined && registries.some((r) => r.trim() === '')) throw usageError('--allowed-registry needs a registry, e.g. registry.example.com');
+  if (registries !== undefined && registries.some((r) => r.trim() === '')) throw reviewUsageError('--allowed-registry needs a registry, e.g. registry.example.com');
   const version = v['pod-security-version'];
   if (version !== undefined) {
     try {
       PodSecurity.versionLabel(version);
     } catch (e: any) {
-      throw usageError(`--pod-security-version: ${e.message}`);
+      throw reviewUsageError(`--pod-security-version: ${e.message}`);
     }
   }
-  if (parsed.positionals.length === 0) throw usageError('missing FILE (the manifests to review, e.g. dist/*.k8s.yaml)');
+  if (parsed.positionals.length === 0) throw reviewUsageError('missing FILE (the manifests to review, e.g. dist/*.k8s.yaml)');
   return {
     help,
     json: v.json === true,
@@ -163,6 +154,3 @@ function parseOptions(args: string[]): Options {
   };
 }
 
-function lowerFirst(s: string): string {
-  return s.charAt(0).toLowerCase() + s.slice(1);
-}
