@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { ApiObject, Chart, Duration, JsonPatch, Lazy } from 'cdk8s';
 import type { DnsPolicy } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
+import { CheckedApiObject, renderUnchecked } from './_checked-api-object';
 import { AgentContainer, ContainerRole, checkAbsolutePath, normalisePath } from './_container';
 import { AgentNamespace } from './_namespace';
 import { kplus } from './_plus';
@@ -20,7 +21,7 @@ import { HostAccessReason, HostAccessReasons, HostAccessType } from '../model/ho
 import { PodSecurity, PodSecurityLevel } from '../model/pod-security';
 import { RolloutPlan } from '../model/rollout-plan';
 import { Acknowledgements } from '../review/acknowledgement';
-import { ReviewReport, SecurityReview } from '../review/security-review';
+import { ReviewOptions, ReviewReport, SecurityReview } from '../review/security-review';
 import { Severity } from '../review/severity';
 
 const IS_NODE_AGENT = Symbol.for('cdk8s-node-agents.NodeAgent');
@@ -323,8 +324,9 @@ export interface NodeAgentProps extends NodeAgentSettings {
  * when config files are given and (unless told the namespace exists) a Namespace labelled for Pod
  * Security admission. Containers are locked down by default; each host privilege is an explicit
  * opt-in with a written reason, recorded on the DaemonSet in the `node-agents.cdk8s.io/host-access`
- * annotation. At synth the rendered DaemonSet (including your JSON patches) is checked: any host
- * privilege without a recorded reason fails the synth.
+ * annotation. The DaemonSet checks itself as it renders (at synth, with your JSON patches): a host
+ * privilege without a recorded reason, or a review finding at or above `reviewFailOn`, fails the synth
+ * with the construct path. What goes into the manifest is exactly what was checked.
  *
  * Objects are rendered as plain `ApiObject`s, so `agent.daemonSet.addJsonPatch(...)` keeps every value
  * you patch in.
@@ -345,7 +347,10 @@ export class NodeAgent extends Construct {
   public readonly selectorLabels: { [key: string]: string };
   /** the Pod Security version the agent is evaluated against and its namespace pins. */
   public readonly podSecurityVersion: string;
-  /** the DaemonSet, patchable with `addJsonPatch`. */
+  /**
+   * The DaemonSet, patchable with `addJsonPatch`. Its `toJson()` checks what it renders (host-access reasons,
+   * host ports, the security review) and throws when the check fails; `review()` inspects a failing agent.
+   */
   public readonly daemonSet: ApiObject;
   /** the ServiceAccount. */
   public readonly serviceAccount: ApiObject;
@@ -372,7 +377,7 @@ export class NodeAgent extends Construct {
   private readonly labels: { [key: string]: string };
   private clusterRbac?: { role: ApiObject; binding: ApiObject };
   private namespaceRbac?: { role: ApiObject; binding: ApiObject };
-  private lastValidation?: { key: string; errors: string[] };
+  private readonly checkedDaemonSet: CheckedApiObject;
 
   constructor(scope: Construct, id: string, props: NodeAgentProps) {
     super(scope, id);
@@ -485,7 +490,8 @@ export class NodeAgent extends Construct {
 
     if (props.service) this.service = this.createService(props.service, commonLabels());
 
-    this.daemonSet = new ApiObject(this, 'Resource', {
+    // checked as it renders: what goes into the manifest is exactly what was checked and reviewed.
+    this.checkedDaemonSet = new CheckedApiObject(this, 'Resource', {
       apiVersion: 'apps/v1',
       kind: 'DaemonSet',
       metadata: {
@@ -494,13 +500,12 @@ export class NodeAgent extends Construct {
         labels: commonLabels(),
       },
       spec: Lazy.any({ produce: () => this.renderSpec() }),
-    });
+    }, (render) => this.renderChecked(render));
+    this.daemonSet = this.checkedDaemonSet;
     // the acknowledgements that apply to the agent travel with its manifest, for reviews of the YAML.
     this.daemonSet.metadata.addAnnotation(Acknowledgements.ANNOTATION, Lazy.any({ produce: () => this.acknowledgementsAnnotation() }) as any);
     // rendered at synth, so privileges added after construction are recorded too; left out when empty.
     this.daemonSet.metadata.addAnnotation(HostAccessReasons.ANNOTATION, Lazy.any({ produce: () => this.reasonsAnnotation() }) as any);
-
-    this.node.addValidation({ validate: () => this.validateRendered() });
   }
 
   // ---------------------------------------------------------------- mutators
@@ -625,7 +630,10 @@ export class NodeAgent extends Construct {
   /** the strictest Pod Security level the rendered pod spec (including JSON patches) satisfies. */
   public get podSecurityLevel(): PodSecurityLevel {
     this.assertRenderable();
-    return PodSecurity.evaluate(this.renderedPodSpec(), { version: this.podSecurityVersion }).level;
+    // every agent's level sets its namespace's enforce label: without a JSON patch the pod spec is the one the agent
+    // renders, so it is read without rendering the whole DaemonSet a second time (a property test holds the two equal).
+    const podSpec = this.checkedDaemonSet.hasPatches ? this.checkedDaemonSet.renderUnchecked().spec?.template?.spec ?? {} : this.renderPodSpec();
+    return PodSecurity.evaluate(podSpec, { version: this.podSecurityVersion }).level;
   }
 
   /**
@@ -636,7 +644,7 @@ export class NodeAgent extends Construct {
    */
   public coverage(nodes: any[]): CoveragePlan {
     this.assertRenderable();
-    return DaemonSetCoverage.plan(this.daemonSet.toJson(), nodes);
+    return DaemonSetCoverage.plan(this.checkedDaemonSet.renderUnchecked(), nodes);
   }
 
   /**
@@ -644,7 +652,7 @@ export class NodeAgent extends Construct {
    */
   public rolloutPlan(nodeCount: number): RolloutPlan {
     this.assertRenderable();
-    return RolloutPlan.of(this.daemonSet.toJson(), nodeCount);
+    return RolloutPlan.of(this.checkedDaemonSet.renderUnchecked(), nodeCount);
   }
 
   // ---------------------------------------------------------------- rendering
@@ -674,23 +682,21 @@ export class NodeAgent extends Construct {
   }
 
   /**
-   * The agent's own objects as rendered, for the review: its workload and the context the rules read
-   * (ServiceAccount, RBAC). The shared Namespace is left out: no rule reads it, and rendering it would
-   * evaluate every agent of the namespace, once per agent.
+   * The agent's own objects as rendered, for the review: its workload (`daemonSet`, when already rendered) and the
+   * context the rules read (ServiceAccount, RBAC). The shared Namespace is left out: no rule reads it, and rendering it
+   * would evaluate every agent of the namespace, once per agent.
    */
-  private renderedObjects(): any[] {
-    return this.node.findAll().filter((c): c is ApiObject => ApiObject.isApiObject(c)).map((o) => o.toJson());
+  private renderedObjects(daemonSet?: any): any[] {
+    return this.node.findAll().filter((c): c is ApiObject => ApiObject.isApiObject(c))
+      .map((o) => (o === this.daemonSet && daemonSet !== undefined ? daemonSet : renderUnchecked(o)));
   }
 
   private reviewOf(objects: any[]): ReviewReport {
-    return SecurityReview.review(objects, {
-      podSecurityVersion: this.podSecurityVersion,
-      allowedRegistries: this.props.allowedRegistries,
-    });
+    return SecurityReview.review(objects, this.reviewOptions());
   }
 
-  private renderedPodSpec(): any {
-    return this.daemonSet.toJson().spec?.template?.spec ?? {};
+  private reviewOptions(): ReviewOptions {
+    return { podSecurityVersion: this.podSecurityVersion, allowedRegistries: this.props.allowedRegistries };
   }
 
   private renderSpec(): any {
@@ -721,7 +727,7 @@ export class NodeAgent extends Construct {
     const containers = this.allContainers();
     const allRoot = containers.some((c) => c.runsAsRoot);
     const { names, errors } = this.volumeNames();
-    // validation reports these with the construct path first; this only guards a direct toJson().
+    // the checked rendering reports these first, with the construct path; this guards every other rendering.
     if (errors.length > 0) fail(this, errors.join('; '));
     const nameOf = (key: string) => names.get(key)!;
     return {
@@ -932,26 +938,24 @@ export class NodeAgent extends Construct {
   }
 
   /**
-   * Checks the DaemonSet as rendered (props, later calls and JSON patches alike): every host privilege
-   * must carry a reason, and Bidirectional propagation needs a privileged container.
+   * Renders the DaemonSet (`render`) and checks the result (props, later calls and JSON patches alike): every host
+   * privilege must carry a reason, host ports must not clash, Bidirectional propagation needs a privileged container,
+   * and the security review must find nothing open at or above `reviewFailOn`. Throws every error at once, each with
+   * the construct path, in the form cdk8s reports validation errors.
    */
-  private validateRendered(): string[] {
+  private renderChecked(render: () => any): any {
     // volume conflicts first: rendering depends on them.
     const volumeErrors = this.volumeNames().errors;
-    if (volumeErrors.length > 0) return volumeErrors;
-    // rendered once: the checks below and the review read the same JSON.
-    const objects = this.renderedObjects();
-    // cdk8s validates once for the app and again for every chart it renders: the review costs more than
-    // the rendering, so it runs again only when the rendered objects (patches and annotations included)
-    // differ. Everything else it reads comes from props, which do not change.
-    const key = JSON.stringify(objects);
-    if (this.lastValidation?.key !== key) this.lastValidation = { key, errors: this.checkRendered(objects) };
-    return this.lastValidation.errors;
+    const manifest = volumeErrors.length > 0 ? undefined : render();
+    const errors = manifest === undefined ? volumeErrors : this.checkRendered(manifest);
+    if (errors.length > 0) {
+      throw new Error(`Validation failed with the following errors:\n  ${errors.map((e) => `[${this.node.path}] ${e}`).join('\n  ')}`);
+    }
+    return manifest;
   }
 
-  private checkRendered(objects: any[]): string[] {
+  private checkRendered(manifest: any): string[] {
     const errors: string[] = [];
-    const manifest = objects.find((o) => o.kind === 'DaemonSet' && o.metadata?.name === this.name) ?? this.daemonSet.toJson();
     const podSpec = manifest.spec?.template?.spec ?? {};
     let recorded: HostAccessReason[];
     try {
@@ -986,7 +990,9 @@ export class NodeAgent extends Construct {
     if (errors.length > 0) return errors;
 
     const threshold = this.props.reviewFailOn ?? Severity.HIGH;
-    for (const f of SecurityReview.openFindings(this.reviewOf(objects), threshold)) {
+    // without a JSON patch, every field was rendered from typed props: no rule can crash on it (a property test holds this).
+    const open = SecurityReview._openFindings(this.renderedObjects(manifest), this.reviewOptions(), threshold, !this.checkedDaemonSet.hasPatches);
+    for (const f of open) {
       errors.push(`security review: [${f.severity}] ${f.rule}: ${f.message}. Fix: ${f.fix}; or, if it is accepted, agent.acknowledge('${f.rule}', 'reason') (findings at or above ${threshold} fail the synth: reviewFailOn)`);
     }
     return errors;

@@ -57,6 +57,16 @@ export function describe(value: unknown): string {
 }
 
 /** whether a value is a plain mapping (not null, not a list). */
+/** a copy of `o` without its undefined fields, keys in order (as JSON would write it). */
+export function dropUndefined<T extends object>(o: T): T {
+  const out: any = {};
+  for (const key of Object.keys(o)) {
+    const value = (o as any)[key];
+    if (value !== undefined) out[key] = value;
+  }
+  return out;
+}
+
 export function isObject(value: unknown): boolean {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,3 +1,5 @@
+import { dropUndefined } from './_pod-spec';
+
 /**
  * The kinds of host access a pod can take, named as the security review reports them.
  */
@@ -111,6 +113,3 @@ function sortKey(r: HostAccessReason): string {
   return `${r.type}\u0000${r.detail}\u0000${r.container ?? ''}`;
 }
 
-function dropUndefined<T extends object>(o: T): T {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
-}

@@ -1,5 +1,5 @@
 import { normalizeHostPath } from './_paths';
-import { ContainerRef, containersOf, describe, list, object, podSecurityContext, podTemplateOf, requirePodSpec, volumesOf } from './_pod-spec';
+import { ContainerRef, containersOf, describe, dropUndefined, list, object, podSecurityContext, podTemplateOf, requirePodSpec, volumesOf } from './_pod-spec';
 import { HostAccessType } from './host-access-reasons';
 
 /**
@@ -89,10 +89,6 @@ function compareItems(a: HostAccessItem, b: HostAccessItem): number {
   return TYPE_ORDER.indexOf(a.type) - TYPE_ORDER.indexOf(b.type)
     || compareStrings(a.detail, b.detail)
     || compareStrings(a.container ?? '', b.container ?? '');
-}
-
-function dropUndefined<T extends object>(o: T): T {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 }
 
 const PROPAGATION_STRENGTH: { [mode: string]: number } = { HostToContainer: 1, Bidirectional: 2 };

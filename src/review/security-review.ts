@@ -8,7 +8,7 @@ import { Finding } from './finding';
 import { ReviewPack } from './review-pack';
 import { HostPrivilege, IReviewRule, RuleViolation, WorkloadContext } from './review-rule';
 import { Severities, Severity } from './severity';
-import { dig, isObject } from '../model/_pod-spec';
+import { dig, dropUndefined, isObject } from '../model/_pod-spec';
 
 /**
  * Options for a security review.
@@ -177,10 +177,6 @@ function compareFindings(a: Finding, b: Finding): number {
     || compare(a.message, b.message);
 }
 
-function dropUndefined<T extends object>(o: T): T {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
-}
-
 function errorMessage(e: unknown): string {
   const message = e instanceof Error ? e.message : String(e);
   return message.split('\n')[0];
@@ -287,6 +283,27 @@ export class SecurityReview {
   public static openFindings(report: ReviewReport, threshold: Severity): Finding[] {
     Severities.rank(threshold);
     return report.workloads.flatMap((w) => w.findings).filter((f) => !f.acknowledged && Severities.atLeast(f.severity, threshold));
+  }
+
+  /**
+   * `openFindings(review(manifests, options), threshold)`, computed with only what it needs: the gate a NodeAgent
+   * runs on every synth. Neither the host-access entries nor the Pod Security level of the report are built, nor the
+   * findings below the threshold.
+   *
+   * With `wellFormed` (the caller rendered the manifests from typed values, so every field has the type Kubernetes
+   * expects), the rules rated below the threshold do not run either: a rule's severity is the highest it gives, and
+   * only a rule that crashes on a malformed field reports above it.
+   *
+   * @internal
+   */
+  public static _openFindings(manifests: any[], options: ReviewOptions, threshold: Severity, wellFormed: boolean): Finding[] {
+    Severities.rank(threshold);
+    const resolved = resolveOptions(options);
+    const rules = rulesOf(resolved.packs ?? []).filter((r) => !wellFormed || Severities.atLeast(r.severity, threshold));
+    const optionAcks = acknowledgementsByWorkload(resolved);
+    return contextsOf(manifests, resolved)
+      .flatMap((ctx) => reviewWorkload(ctx, rules, optionAcks, threshold).findings)
+      .filter((f) => !f.acknowledged);
   }
 
   /**
@@ -422,7 +439,13 @@ function acknowledgementsByWorkload(options: ReviewOptions): Map<string, Acknowl
   return byWorkload;
 }
 
-function reviewWorkload(ctx: WorkloadContext, rules: IReviewRule[], optionAcks: Map<string, Acknowledgement[]>): WorkloadReview {
+/**
+ * Reviews one workload. With a `threshold`, only the findings at or above it are built, and the host-access entries
+ * and Pod Security level are left empty: what a gate needs, nothing more.
+ */
+function reviewWorkload(
+  ctx: WorkloadContext, rules: IReviewRule[], optionAcks: Map<string, Acknowledgement[]>, threshold?: Severity,
+): WorkloadReview {
   const ref = refOf(ctx.kind, ctx.namespace, ctx.name);
   const drafts: Draft[] = [];
   const engineError = (message: string) => drafts.push({ rule: SecurityReview.ERROR_RULE, severity: Severity.HIGH, message, fix: ERROR_FIX });
@@ -452,19 +475,23 @@ function reviewWorkload(ctx: WorkloadContext, rules: IReviewRule[], optionAcks: 
     engineError(`has no pod spec at ${ctx.podSpecPath}: nothing in it could be reviewed`);
   } else {
     try {
-      hostAccess = hostAccessOf(ctx).map((item) => {
-        const assessment = HostRisk.assess(item);
-        const reason = HostAccessReasons.find(reasons, item.type, item.detail, item.container)?.reason;
-        return dropUndefined({
-          type: item.type as string,
-          detail: item.detail,
-          risk: assessment.risk as string,
-          container: item.container,
-          reason: reason !== undefined && reason.trim() !== '' ? reason : undefined,
-          attackerGains: assessment.attackerGains,
-          saferAlternative: assessment.saferAlternative,
+      const items = hostAccessOf(ctx);
+      // a gate reports findings only: the report's entries (risk, wording) are not built.
+      if (threshold === undefined) {
+        hostAccess = items.map((item) => {
+          const assessment = HostRisk.assess(item);
+          const reason = HostAccessReasons.find(reasons, item.type, item.detail, item.container)?.reason;
+          return dropUndefined({
+            type: item.type as string,
+            detail: item.detail,
+            risk: assessment.risk as string,
+            container: item.container,
+            reason: reason !== undefined && reason.trim() !== '' ? reason : undefined,
+            attackerGains: assessment.attackerGains,
+            saferAlternative: assessment.saferAlternative,
+          });
         });
-      });
+      }
     } catch (e) {
       engineError(`cannot list its host privileges: ${errorMessage(e)}`);
     }
@@ -476,7 +503,7 @@ function reviewWorkload(ctx: WorkloadContext, rules: IReviewRule[], optionAcks: 
     for (const rule of rules) drafts.push(...runRule(rule, ctx));
   }
 
-  const findings = drafts.map((d) => {
+  const findings = drafts.filter((d) => threshold === undefined || Severities.atLeast(d.severity, threshold)).map((d) => {
     const message = `${ref}${d.container !== undefined ? `, container ${JSON.stringify(d.container)}` : ''}: ${d.message}` +
       `${d.field !== undefined ? ` (${d.field})` : ''}`;
     const matching = acks.filter((a) => a.rule === d.rule && (a.container === undefined || a.container === d.container));

@@ -8,7 +8,7 @@
  */
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { App, Chart, Duration, Size } from 'cdk8s';
+import { ApiObject, App, Chart, Duration, Size } from 'cdk8s';
 import { Capability, Cpu, HostPathVolumeType, MountPropagation, PercentOrAbsolute, Protocol, TaintEffect } from 'cdk8s-plus-28';
 import * as fc from 'fast-check';
 import * as YAML from 'yaml';
@@ -16,8 +16,9 @@ import { AgentCase, PROTOTYPE_NAMES, absolutePath, agentCase, anyText, dnsLabel,
 import { acknowledgeAll } from './review-helper';
 import {
   AgentContainerProps, AgentProbe, AgentUpdateStrategy, ContainerOptions, HostAccess, HostAccessReason, HostAccessReasons,
-  HostAccessType, HostMount, NodeAgent, NodeAgentProps, NodeRequirement, RolloutPlan, Toleration,
+  HostAccessType, HostMount, NodeAgent, NodeAgentProps, NodeRequirement, PodSecurity, RolloutPlan, SecurityReview, Severity, Toleration,
 } from '../../src';
+import { renderUnchecked } from '../../src/agent/_checked-api-object';
 import { synthValid } from '../util/k8s-schema';
 
 const IMAGE = 'registry.example.com/node-agent:1.2.0';
@@ -333,6 +334,34 @@ describe('random valid props', () => {
         }
       }
     }), { numRuns: runs(30) });
+  });
+});
+
+describe('the shortcuts synthesis takes give what the long way gives', () => {
+  test('the Pod Security level, read from the agent without rendering, is the level of the pod spec it renders', () => {
+    fc.assert(fc.property(agentCase, (c) => {
+      const { chart, agent } = build(c);
+      const podSpec = only(synthValid(chart), 'DaemonSet').spec.template.spec;
+      expect(agent.podSecurityLevel).toEqual(PodSecurity.evaluate(podSpec, { version: agent.podSecurityVersion }).level);
+    }), { numRuns: runs(40) });
+  });
+
+  test('the synth-time gate finds exactly the open findings of the full review, at every threshold', () => {
+    fc.assert(fc.property(agentCase, fc.boolean(), (c, acknowledge) => {
+      const { agent } = build(c, undefined, acknowledge);
+      // the agent's own objects, as its check reviews them (the shared Namespace is no part of it)
+      const objects = agent.node.findAll().filter((o): o is ApiObject => ApiObject.isApiObject(o)).map(renderUnchecked);
+      const options = { podSecurityVersion: agent.podSecurityVersion, allowedRegistries: c.props.allowedRegistries };
+      const full = SecurityReview.review(objects, options);
+      // what lets the gate skip the rules below its threshold: no rule crashes on what an agent renders
+      const crashes = full.workloads.flatMap((w) => w.findings).filter((f) => f.rule === SecurityReview.ERROR_RULE || f.message.includes('could not evaluate it'));
+      expect(crashes).toEqual([]);
+      for (const threshold of Object.values(Severity)) {
+        const open = SecurityReview.openFindings(full, threshold);
+        expect(SecurityReview._openFindings(objects, options, threshold, true)).toEqual(open);
+        expect(SecurityReview._openFindings(objects, options, threshold, false)).toEqual(open);
+      }
+    }), { numRuns: runs(40) });
   });
 });
 

@@ -2,7 +2,7 @@ import { ApiObject, App, Chart, Duration, JsonPatch, Size, Testing } from 'cdk8s
 import { Capability, Cpu, DnsPolicy, HostPathVolumeType, MountPropagation, PercentOrAbsolute, Protocol, TaintEffect } from 'cdk8s-plus-28';
 import {
   AgentProbe, AgentUpdateStrategy, HostAccessReasons, HostAccessType, HostMount, NodeAgent, NodeAgentProps,
-  NodeRequirement, PodSecurityLevel, SecurityCheck, Severity, Toleration,
+  NodeRequirement, PodSecurityLevel, SecurityCheck, SecurityReview, Severity, Toleration,
 } from '../../src';
 import { synthValid } from '../util/k8s-schema';
 
@@ -534,6 +534,44 @@ describe('host access', () => {
 });
 
 describe('security review at synth', () => {
+  test('the DaemonSet checks what it renders: toJson() throws every open finding; review() and coverage() still inspect it', () => {
+    const c = chart();
+    const agent = new NodeAgent(c, 'node-agent', { image, privileged: { reason: 'loads a kernel module' } });
+    let message = '';
+    try {
+      agent.daemonSet.toJson();
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    const lines = message.split('\n');
+    expect(lines[0]).toEqual('Validation failed with the following errors:');
+    expect(lines.slice(1).map((l) => l.replace(/\]: .*/s, ']').replace(/^  \[test\/node-agent\] security review: \[(\w+)\] ([\w-]+):.*/, '$1 $2')))
+      .toEqual(['critical NA-PRIVILEGED', 'critical PSS-BASELINE-privileged']);
+    const open = agent.review().workloads[0].findings.filter((f) => !f.acknowledged && f.severity === 'critical');
+    expect(open.map((f) => f.rule)).toEqual(['NA-PRIVILEGED', 'PSS-BASELINE-privileged']);
+    expect(agent.coverage([{ metadata: { name: 'n1', labels: { 'kubernetes.io/os': 'linux' } } }]).desired).toEqual(1);
+    expect(agent.rolloutPlan(10).maxUnavailable).toEqual(1);
+  });
+
+  test('an app of several charts checks and reviews each agent once per synth, not once per chart', () => {
+    const app = Testing.app();
+    const agents: NodeAgent[] = [];
+    for (const cluster of ['a', 'b', 'c']) {
+      const c = new Chart(app, `cluster-${cluster}`, { namespace: `agents-${cluster}` });
+      agents.push(new NodeAgent(c, 'logs', { image }), new NodeAgent(c, 'metrics', { image }));
+    }
+    const gate = jest.spyOn(SecurityReview, '_openFindings');
+    try {
+      app.synthYaml();
+      expect(gate).toHaveBeenCalledTimes(agents.length);
+      gate.mockClear();
+      app.synth();
+      expect(gate).toHaveBeenCalledTimes(agents.length);
+    } finally {
+      gate.mockRestore();
+    }
+  });
+
   test('a privileged agent fails synth until its critical findings are acknowledged, with the construct path', () => {
     expect(() => synth({ privileged: { reason: 'loads a kernel module' } })).toThrow(/\[test\/node-agent\] security review: \[critical\] NA-PRIVILEGED: .*agent.acknowledge\('NA-PRIVILEGED', 'reason'\)/);
   });
@@ -604,6 +642,24 @@ describe('escape hatch', () => {
     expect(() => synthValid(c)).not.toThrow();
     agent.daemonSet.addJsonPatch(JsonPatch.add('/spec/template/spec/hostIPC', true));
     expect(() => synthValid(c)).toThrow(/hostIPC has no recorded reason/);
+  });
+
+  test('a privilege patched in with its reason raises the namespace\'s enforce level', () => {
+    const c = chart();
+    const agent = new NodeAgent(c, 'node-agent', { image });
+    expect(agent.podSecurityLevel).toEqual(PodSecurityLevel.RESTRICTED);
+    agent.daemonSet.addJsonPatch(JsonPatch.add('/spec/template/spec/hostPID', true));
+    agent.addHostAccessReason({ type: HostAccessType.HOST_PID, detail: '', reason: 'sees node processes' });
+    agent.acknowledge('PSS-BASELINE-hostNamespaces', 'sees node processes');
+    expect(agent.podSecurityLevel).toEqual(PodSecurityLevel.PRIVILEGED);
+    expect(find(synthValid(c), 'Namespace').metadata.labels['pod-security.kubernetes.io/enforce']).toEqual('privileged');
+  });
+
+  test('a patched field that only a medium rule reads, malformed, still fails synth (patched agents run every rule)', () => {
+    const c = chart();
+    const agent = new NodeAgent(c, 'node-agent', { image });
+    agent.daemonSet.addJsonPatch(JsonPatch.replace('/spec/template/spec/containers/0/resources', 'lots'));
+    expect(() => Testing.synth(c)).toThrow(/\[test\/node-agent\] security review: \[high\] NA-RESOURCES: .*could not evaluate it/);
   });
 
   test('App.synth reports the construct path of a missing reason', () => {

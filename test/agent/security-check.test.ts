@@ -103,3 +103,14 @@ test('fails on misuse: applying twice, an acknowledgement without rule or reason
   expect(() => SecurityCheck.acknowledge(chart, '', 'reason')).toThrow(/give the ID of the rule/);
   expect(() => SecurityCheck.acknowledge(chart, 'NA-PROBES', ' ')).toThrow(/\[c\] acknowledgement of NA-PROBES needs a reason/);
 });
+
+test('an agent that fails its own check still gets reviewed and written into the report', () => {
+  const a = app();
+  const chart = new Chart(a, 'drivers');
+  new NodeAgent(chart, 'kmod', { image: 'registry.example.com/kmod:1.0.0', privileged: { reason: 'loads a kernel module' } });
+  SecurityCheck.apply(a);
+  expect(() => a.synth()).toThrow(/\[drivers\/kmod\] security review: \[critical\] NA-PRIVILEGED/);
+  const report = JSON.parse(fs.readFileSync(path.join(a.outdir, 'security-review.json'), 'utf8'));
+  const findings = report.workloads[0].findings.filter((f: any) => !f.acknowledged && f.severity === 'critical');
+  expect(findings.map((f: any) => f.rule)).toEqual(['NA-PRIVILEGED', 'PSS-BASELINE-privileged']);
+});

@@ -1,3 +1,6 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parseAllDocuments } from 'yaml';
 import { agent, agentWithContainer, goodContainer, goodPodSpec, hostPathVolume, workload } from './util';
 import {
   Finding, IReviewRule, ReviewPack, RuleViolation, SecurityReview, Severity, WorkloadContext,
@@ -162,6 +165,36 @@ describe('SecurityReview.openFindings', () => {
 
   test('an unknown threshold is an error', () => {
     expect(() => SecurityReview.openFindings(report, 'severe' as Severity)).toThrow(/severity must be one of low, medium, high, critical, got "severe"/);
+  });
+});
+
+describe('SecurityReview._openFindings: the gate a NodeAgent runs at synth', () => {
+  const acks = JSON.stringify([{ rule: 'NA-NAMESPACE', reason: 'kube-proxy convention' }]);
+  const corpus: { [name: string]: any[] } = {
+    'findings of every severity, one acknowledged': [
+      agentWithContainer({ image: 'busybox:latest', resources: {} }, { volumes: [hostPathVolume('etc', '/etc', 'Directory')] }, { namespace: 'kube-system', annotations: { [ACK]: acks } }),
+    ],
+    'a malformed field that makes rules crash': [agent({ volumes: { name: 'not-a-list' } })],
+    'a malformed resources field that only medium rules read': [agentWithContainer({ resources: 'lots' })],
+    'a workload without a pod spec': [{ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'empty' }, spec: {} }],
+    'the chart-shaped fluent-bit example': parseAllDocuments(fs.readFileSync(path.join(__dirname, '..', '..', 'examples', 'review', 'chart-shaped.yaml'), 'utf-8'))
+      .map((d) => d.toJS()).filter((o) => o !== null),
+  };
+  const options = { acknowledgements: [{ kind: 'DaemonSet', namespace: 'kube-system', name: 'node-agent', acknowledgements: [{ rule: 'NA-IMAGE-PINNED', reason: 'pinned by the mirror' }] }] };
+
+  test.each(Object.keys(corpus))('%s: the open findings of the full review, at every threshold', (name) => {
+    const full = SecurityReview.review(corpus[name], options);
+    for (const threshold of Object.values(Severity)) {
+      expect(SecurityReview._openFindings(corpus[name], options, threshold, false)).toEqual(SecurityReview.openFindings(full, threshold));
+    }
+  });
+
+  test('trusted to be well formed, it skips the rules below the threshold, and with them their crashes', () => {
+    const malformed = corpus['a malformed resources field that only medium rules read'];
+    const crashes = SecurityReview.openFindings(SecurityReview.review(malformed), Severity.HIGH).filter((f) => f.message.includes('could not evaluate it'));
+    expect(crashes.map((f) => [f.rule, f.severity])).toEqual([['NA-RESOURCES', Severity.HIGH]]);
+    expect(SecurityReview._openFindings(malformed, {}, Severity.HIGH, false).map((f) => f.rule)).toContain('NA-RESOURCES');
+    expect(SecurityReview._openFindings(malformed, {}, Severity.HIGH, true).map((f) => f.rule)).not.toContain('NA-RESOURCES');
   });
 });
 

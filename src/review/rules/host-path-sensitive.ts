@@ -22,9 +22,11 @@ export class HostPathSensitiveRule implements IReviewRule {
   public evaluate(workload: WorkloadContext): RuleViolation[] {
     const violations: RuleViolation[] = [];
     for (const volume of hostPathVolumes(workload)) {
+      const writable = volume.mounts.filter((m) => !m.readOnly);
+      if (writable.length === 0) continue;
       const risk = HostRisk.forPath(volume.path, false);
       if (HostRisk.rank(risk.risk) < HostRisk.rank(RiskLevel.HIGH)) continue;
-      for (const mount of volume.mounts.filter((m) => !m.readOnly)) {
+      for (const mount of writable) {
         violations.push({
           message: `mounts host path ${volume.path} read-write at ${mount.mountPath}, which is ${risk.risk} risk: ${risk.attackerGains}`,
           container: mount.container.name,
