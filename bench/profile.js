@@ -2,7 +2,7 @@
 // Profiles one benchmark repetition with V8's CPU profiler and prints where the time goes.
 //
 //   node bench/profile.js synth nodeagent 1000      (worker-synth.js variants: nodeagent, raw, plus, yaml,
-//   node bench/profile.js synth fleet-nodeagent      fleet-nodeagent, fleet-raw)
+//   node bench/profile.js synth fleet-nodeagent      fleet-nodeagent, fleet-nodeagent-checked, fleet-raw)
 //   node bench/profile.js coverage plan
 //   node bench/profile.js cold lib
 //

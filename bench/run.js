@@ -264,11 +264,13 @@ function fleetGroup() {
   const variants = {
     nodeagent: { args: { variant: 'fleet-nodeagent' } },
     raw: { args: { variant: 'fleet-raw' } },
+    checked: { args: { variant: 'fleet-nodeagent-checked' } },
   };
   record('fleet', undefined, sideBySide('fleet 50 clusters x 5 agents', 'worker-synth.js', variants, CONFIG.fleetReps));
-  checkIdentical('fleet', undefined, ['nodeagent', 'raw']);
+  checkIdentical('fleet', undefined, ['nodeagent', 'raw', 'checked']);
   addCase('fleet-time-vs-raw', 'fleet (50 charts x 5 agents) time: NodeAgent / raw', 'fleet', undefined, 'nodeagent', 'raw');
   addCase('fleet-mem-vs-raw', 'fleet peak RSS: NodeAgent / raw', 'fleet', undefined, 'nodeagent', 'raw', 'peakRssDelta');
+  addCase('fleet-checked-vs-raw', 'fleet + SecurityCheck.apply(app) time: NodeAgent / raw', 'fleet', undefined, 'checked', 'raw');
 }
 
 function coldGroup() {

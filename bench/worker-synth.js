@@ -30,6 +30,14 @@ switch (variant) {
   case 'fleet-nodeagent':
     work = () => fleetNodeAgentApp(m).synthYaml();
     break;
+  case 'fleet-nodeagent-checked':
+    // the fleet as the examples build it: the app-wide review on top (its report is not written: no disk in the timing)
+    work = () => {
+      const app = fleetNodeAgentApp(m);
+      m.lib.SecurityCheck.apply(app, { writeReport: false });
+      return app.synthYaml();
+    };
+    break;
   case 'fleet-raw': {
     const perChart = readJson('fleet.json');
     work = () => fleetRawApp(m, perChart).synthYaml();

@@ -21,9 +21,12 @@ import { HostAccessReason, HostAccessReasons, HostAccessType } from '../model/ho
 import { PodSecurity, PodSecurityLevel } from '../model/pod-security';
 import { RolloutPlan } from '../model/rollout-plan';
 import { Acknowledgements } from '../review/acknowledgement';
+import { ReviewPack } from '../review/review-pack';
 import { ReviewOptions, ReviewReport, SecurityReview } from '../review/security-review';
 import { Severity } from '../review/severity';
 
+/** `ReviewPack.defaults()`, built on the first review. */
+let DEFAULT_PACKS: ReviewPack[] | undefined;
 const IS_NODE_AGENT = Symbol.for('cdk8s-node-agents.NodeAgent');
 
 /**
@@ -696,7 +699,9 @@ export class NodeAgent extends Construct {
   }
 
   private reviewOptions(): ReviewOptions {
-    return { podSecurityVersion: this.podSecurityVersion, allowedRegistries: this.props.allowedRegistries };
+    // the default packs, built once: their rules are stateless, and every agent reviews itself at every synth.
+    DEFAULT_PACKS ??= ReviewPack.defaults();
+    return { packs: DEFAULT_PACKS, podSecurityVersion: this.podSecurityVersion, allowedRegistries: this.props.allowedRegistries };
   }
 
   private renderSpec(): any {

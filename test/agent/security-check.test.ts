@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { ApiObject, App, Chart, JsonPatch, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { parseAllDocuments } from 'yaml';
-import { Acknowledgements, NodeAgent, SecurityCheck, Severity } from '../../src';
+import { Acknowledgements, NodeAgent, SecurityCheck, SecurityReview, Severity } from '../../src';
 import { expectValidManifests } from '../util/k8s-schema';
 
 function app(): App {
@@ -113,4 +113,29 @@ test('an agent that fails its own check still gets reviewed and written into the
   const report = JSON.parse(fs.readFileSync(path.join(a.outdir, 'security-review.json'), 'utf8'));
   const findings = report.workloads[0].findings.filter((f: any) => !f.acknowledged && f.severity === 'critical');
   expect(findings.map((f: any) => f.rule)).toEqual(['NA-PRIVILEGED', 'PSS-BASELINE-privileged']);
+});
+
+test('one synth reviews the app once, however many charts it renders; the next synth reviews again', () => {
+  const a = app();
+  for (const cluster of ['a', 'b', 'c']) {
+    const chart = new Chart(a, `cluster-${cluster}`);
+    new NodeAgent(chart, 'logs', { image: 'registry.example.com/logs:1.0.0', namespace: `logs-${cluster}` });
+  }
+  SecurityCheck.apply(a);
+  const review = jest.spyOn(SecurityReview, 'review');
+  try {
+    a.synth();
+    expect(review).toHaveBeenCalledTimes(1);
+    // a change after a synth is reviewed by the next one
+    const late = new Chart(a, 'imported');
+    rawDaemonSet(late, 'raw');
+    expect(() => a.synthYaml()).toThrow(/imported\/raw: \[high\] NA-HOSTPATH-WRITABLE/);
+    expect(review).toHaveBeenCalledTimes(2);
+    // outside App.synth (Testing.synth of one chart), every validation reviews
+    review.mockClear();
+    expect(() => Testing.synth(late)).toThrow(/imported\/raw: \[high\] NA-HOSTPATH-WRITABLE/);
+    expect(review).toHaveBeenCalledTimes(1);
+  } finally {
+    review.mockRestore();
+  }
 });
