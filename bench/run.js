@@ -215,7 +215,7 @@ function synthGroup() {
   for (const n of CONFIG.sizes) {
     const variants = {};
     const skipped = {};
-    for (const v of ['nodeagent', 'raw', 'plus', 'yaml']) {
+    for (const v of ['nodeagent', 'raw', 'plus', 'yaml', 'nodeagent-unreviewed']) {
       const why = skipReason(history[v], n);
       if (why) skipped[v] = { samples: [], skipped: why };
       else variants[v] = { args: { variant: v, n } };
@@ -231,12 +231,13 @@ function synthGroup() {
       if (ms !== undefined) (history[v] ??= []).push({ n, ms, timedOut: results[v].timedOut });
       if (results[v].timedOut) history[v].push({ n, ms: Infinity });
     }
-    checkIdentical('synth', n, ['nodeagent', 'raw', 'yaml']);
+    checkIdentical('synth', n, ['nodeagent', 'raw', 'yaml', 'nodeagent-unreviewed']);
     addCase('synth-time-vs-raw', 'synth time: NodeAgent / raw ApiObject', 'synth', n, 'nodeagent', 'raw');
     addCase('synth-time-vs-plus', 'synth time: NodeAgent / cdk8s-plus-28', 'synth', n, 'nodeagent', 'plus');
     addCase('synth-time-vs-yaml', 'synth time: NodeAgent / yaml floor', 'synth', n, 'nodeagent', 'yaml');
     addCase('synth-time-plus-vs-raw', 'synth time: cdk8s-plus-28 / raw', 'synth', n, 'plus', 'raw');
     addCase('synth-time-raw-vs-yaml', 'synth time: raw ApiObject / yaml floor', 'synth', n, 'raw', 'yaml');
+    addCase('synth-time-unreviewed-vs-raw', 'synth time: NodeAgent, review gate stubbed (diagnostic) / raw', 'synth', n, 'nodeagent-unreviewed', 'raw');
     addCase('synth-mem-vs-raw', 'synth peak RSS: NodeAgent / raw', 'synth', n, 'nodeagent', 'raw', 'peakRssDelta');
     addCase('synth-mem-vs-plus', 'synth peak RSS: NodeAgent / cdk8s-plus-28', 'synth', n, 'nodeagent', 'plus', 'peakRssDelta');
   }

@@ -14,6 +14,11 @@ switch (variant) {
   case 'nodeagent':
     work = () => nodeAgentApp(m, n).synthYaml();
     break;
+  case 'nodeagent-unreviewed':
+    // diagnostic, not a way to use the library: the agents' synth-time review gate stubbed out, to show its share
+    m.lib.SecurityReview._openFindings = () => [];
+    work = () => nodeAgentApp(m, n).synthYaml();
+    break;
   case 'raw': {
     const docs = readJson(`agents-${n}.json`);
     work = () => rawApp(m, docs).synthYaml();

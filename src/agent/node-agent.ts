@@ -26,7 +26,7 @@ import { ReviewOptions, ReviewReport, SecurityReview } from '../review/security-
 import { Severity } from '../review/severity';
 
 /** `ReviewPack.defaults()`, built on the first review. */
-let DEFAULT_PACKS: ReviewPack[] | undefined;
+let defaultPacks: ReviewPack[] | undefined;
 const IS_NODE_AGENT = Symbol.for('cdk8s-node-agents.NodeAgent');
 
 /**
@@ -700,8 +700,8 @@ export class NodeAgent extends Construct {
 
   private reviewOptions(): ReviewOptions {
     // the default packs, built once: their rules are stateless, and every agent reviews itself at every synth.
-    DEFAULT_PACKS ??= ReviewPack.defaults();
-    return { packs: DEFAULT_PACKS, podSecurityVersion: this.podSecurityVersion, allowedRegistries: this.props.allowedRegistries };
+    defaultPacks ??= ReviewPack.defaults();
+    return { packs: defaultPacks, podSecurityVersion: this.podSecurityVersion, allowedRegistries: this.props.allowedRegistries };
   }
 
   private renderSpec(): any {

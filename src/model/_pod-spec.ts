@@ -56,17 +56,20 @@ export function describe(value: unknown): string {
   return s.length > 120 ? `${s.slice(0, 117)}...` : s;
 }
 
-/** whether a value is a plain mapping (not null, not a list). */
 /** a copy of `o` without its undefined fields, keys in order (as JSON would write it). */
 export function dropUndefined<T extends object>(o: T): T {
   const out: any = {};
   for (const key of Object.keys(o)) {
     const value = (o as any)[key];
-    if (value !== undefined) out[key] = value;
+    if (value === undefined) continue;
+    // a plain assignment to "__proto__" would set the prototype instead of a field
+    if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+    else out[key] = value;
   }
   return out;
 }
 
+/** whether a value is a plain mapping (not null, not a list). */
 export function isObject(value: unknown): boolean {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

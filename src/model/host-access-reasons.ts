@@ -112,4 +112,3 @@ export class HostAccessReasons {
 function sortKey(r: HostAccessReason): string {
   return `${r.type}\u0000${r.detail}\u0000${r.container ?? ''}`;
 }
-

@@ -287,8 +287,7 @@ export class SecurityReview {
 
   /**
    * `openFindings(review(manifests, options), threshold)`, computed with only what it needs: the gate a NodeAgent
-   * runs on every synth. Neither the host-access entries nor the Pod Security level of the report are built, nor the
-   * findings below the threshold.
+   * runs on every synth. Neither the report's host-access entries nor the findings below the threshold are built.
    *
    * With `wellFormed` (the caller rendered the manifests from typed values, so every field has the type Kubernetes
    * expects), the rules rated below the threshold do not run either: a rule's severity is the highest it gives, and
@@ -440,8 +439,8 @@ function acknowledgementsByWorkload(options: ReviewOptions): Map<string, Acknowl
 }
 
 /**
- * Reviews one workload. With a `threshold`, only the findings at or above it are built, and the host-access entries
- * and Pod Security level are left empty: what a gate needs, nothing more.
+ * Reviews one workload. With a `threshold`, only the findings at or above it are built, and the report's host-access
+ * entries are left empty: what a gate needs, nothing more.
  */
 function reviewWorkload(
   ctx: WorkloadContext, rules: IReviewRule[], optionAcks: Map<string, Acknowledgement[]>, threshold?: Severity,

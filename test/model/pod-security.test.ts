@@ -966,8 +966,10 @@ const MUTATIONS: Array<[string, (s: any) => void]> = [
   ['capabilities_restricted', (s) => { firstContainer(s).securityContext.capabilities.drop = ['NET_RAW']; }],
   ['capabilities_restricted', (s) => { addCapability(firstContainer(s), 'CHOWN'); }],
   ['seccompProfile_restricted', (s) => {
-    delete s.securityContext.seccompProfile;
-    delete firstContainer(s).securityContext.seccompProfile;
+    // removes compliant profiles only: deleting an Unconfined one (seccompProfile_baseline) would undo a violation,
+    // which the monotonicity property below rightly counts as raising the level
+    if (s.securityContext.seccompProfile?.type !== 'Unconfined') delete s.securityContext.seccompProfile;
+    if (firstContainer(s).securityContext.seccompProfile?.type !== 'Unconfined') delete firstContainer(s).securityContext.seccompProfile;
   }],
 ];
 
