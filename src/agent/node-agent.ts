@@ -633,10 +633,12 @@ export class NodeAgent extends Construct {
   /** the strictest Pod Security level the rendered pod spec (including JSON patches) satisfies. */
   public get podSecurityLevel(): PodSecurityLevel {
     this.assertRenderable();
-    // every agent's level sets its namespace's enforce label: without a JSON patch the pod spec is the one the agent
+    const version = this.podSecurityVersion;
+    if (this.checkedDaemonSet.hasPatches) return PodSecurity.evaluateWorkload(this.checkedDaemonSet.renderUnchecked(), { version }).level;
+    // every agent's level sets its namespace's enforce label: without a JSON patch the pod template is the one the agent
     // renders, so it is read without rendering the whole DaemonSet a second time (a property test holds the two equal).
-    const podSpec = this.checkedDaemonSet.hasPatches ? this.checkedDaemonSet.renderUnchecked().spec?.template?.spec ?? {} : this.renderPodSpec();
-    return PodSecurity.evaluate(podSpec, { version: this.podSecurityVersion }).level;
+    // The annotations count: up to policy 1.29, an AppArmor annotation can take the pod out of baseline.
+    return PodSecurity.evaluate(this.renderPodSpec(), { version, annotations: this.renderPodAnnotations() ?? {} }).level;
   }
 
   /**
@@ -706,9 +708,6 @@ export class NodeAgent extends Construct {
 
   private renderSpec(): any {
     const p = this.props;
-    const podAnnotations: { [key: string]: string } = { ...p.podAnnotations ?? {} };
-    if (p.configFiles) podAnnotations['checksum/config'] = configChecksum(p.configFiles);
-
     const updateStrategy: any = { type: this.updateStrategy.type };
     if (this.updateStrategy.type === 'RollingUpdate') updateStrategy.rollingUpdate = renderRollingUpdate(this.updateStrategy);
 
@@ -720,11 +719,19 @@ export class NodeAgent extends Construct {
       template: {
         metadata: {
           labels: { ...this.labels },
-          annotations: Object.keys(podAnnotations).length > 0 ? podAnnotations : undefined,
+          annotations: this.renderPodAnnotations(),
         },
         spec: this.renderPodSpec(),
       },
     };
+  }
+
+  /** the pod template's annotations: the user's and the config checksum; undefined when there are none. */
+  private renderPodAnnotations(): { [key: string]: string } | undefined {
+    const p = this.props;
+    const podAnnotations: { [key: string]: string } = { ...p.podAnnotations ?? {} };
+    if (p.configFiles) podAnnotations['checksum/config'] = configChecksum(p.configFiles);
+    return Object.keys(podAnnotations).length > 0 ? podAnnotations : undefined;
   }
 
   private renderPodSpec(): any {

@@ -360,7 +360,7 @@ const fileName = fc.string({ unit: charFrom(`${ALNUM}-._`), minLength: 1, maxLen
   .filter((f) => f !== '.' && f !== '..' && notPrototypeName(f));
 
 // the Pod Security versions a namespace can pin, in both spellings
-const PSA_VERSIONS = ['1.25', '1.26', '1.27', '1.28', '1.29', '1.30', '1.31', '1.32', 'v1.28', 'v1.32', 'latest'];
+export const PSA_VERSIONS = ['1.25', '1.26', '1.27', '1.28', '1.29', '1.30', '1.31', '1.32', 'v1.28', 'v1.32', 'latest'];
 
 // ------------------------------------------------------------------ the whole agent
 
@@ -421,6 +421,8 @@ export const agentCase: fc.Arbitrary<AgentCase> = fc.record({
   labels: fc.dictionary(labelKey.filter((k) => k !== 'app.kubernetes.io/name' && k !== 'app.kubernetes.io/managed-by'), labelValue, { minKeys: 1, maxKeys: 3 }),
   // 'checksum/config' is the agent's own key (see the bug property)
   podAnnotations: fc.dictionary(labelKey.filter((k) => k !== 'checksum/config'), anyText, { minKeys: 1, maxKeys: 3 }),
+  // the AppArmor annotation of the main container, which Pod Security reads up to policy 1.29
+  appArmor: fc.constantFrom('unconfined', 'runtime/default', 'localhost/agent-profile'),
   containerName,
   restrictRegistries: fc.boolean(),
   nodeSelector: fc.dictionary(labelKey, labelValue, { minKeys: 1, maxKeys: 4 }),
@@ -466,7 +468,8 @@ export const agentCase: fc.Arbitrary<AgentCase> = fc.record({
     createNamespace: g.createNamespace,
     podSecurityVersion: g.podSecurityVersion,
     labels: g.labels,
-    podAnnotations: g.podAnnotations,
+    podAnnotations: g.appArmor === undefined ? g.podAnnotations
+      : { ...g.podAnnotations, [`container.apparmor.security.beta.kubernetes.io/${g.containerName ?? 'agent'}`]: g.appArmor },
     containerName: g.containerName,
     allowedRegistries: g.restrictRegistries ? [...new Set(images.map((i) => parseImage(i)!.registry))].sort() : undefined,
     nodeSelector: g.nodeSelector,

@@ -12,7 +12,7 @@ import { ApiObject, App, Chart, Duration, Size } from 'cdk8s';
 import { Capability, Cpu, HostPathVolumeType, MountPropagation, PercentOrAbsolute, Protocol, TaintEffect } from 'cdk8s-plus-28';
 import * as fc from 'fast-check';
 import * as YAML from 'yaml';
-import { AgentCase, PROTOTYPE_NAMES, absolutePath, agentCase, anyText, dnsLabel, reason } from './node-agent.arbitraries';
+import { AgentCase, PROTOTYPE_NAMES, PSA_VERSIONS, absolutePath, agentCase, anyText, dnsLabel, reason } from './node-agent.arbitraries';
 import { acknowledgeAll } from './review-helper';
 import {
   AgentContainerProps, AgentProbe, AgentUpdateStrategy, ContainerOptions, HostAccess, HostAccessReason, HostAccessReasons,
@@ -341,8 +341,29 @@ describe('the shortcuts synthesis takes give what the long way gives', () => {
   test('the Pod Security level, read from the agent without rendering, is the level of the pod spec it renders', () => {
     fc.assert(fc.property(agentCase, (c) => {
       const { chart, agent } = build(c);
-      const podSpec = only(synthValid(chart), 'DaemonSet').spec.template.spec;
-      expect(agent.podSecurityLevel).toEqual(PodSecurity.evaluate(podSpec, { version: agent.podSecurityVersion }).level);
+      const daemonSet = only(synthValid(chart), 'DaemonSet');
+      expect(agent.podSecurityLevel).toEqual(PodSecurity.evaluateWorkload(daemonSet, { version: agent.podSecurityVersion }).level);
+    }), { numRuns: runs(40) });
+  });
+
+  test('the same holds for agents without host access, where the pod annotations decide (AppArmor)', () => {
+    // random agents nearly always take some host privilege, which makes them privileged whatever the annotations
+    const lean = fc.record({
+      version: fc.constantFrom(...PSA_VERSIONS),
+      appArmor: fc.constantFrom('unconfined', 'runtime/default', 'localhost/agent-profile'),
+      capability: fc.constantFrom(undefined, Capability.CHOWN, Capability.NET_BIND_SERVICE),
+    });
+    fc.assert(fc.property(lean, ({ version, appArmor, capability }) => {
+      const chart = new Chart(new App({ outdir: OUTDIR }), 'test');
+      const agent = new NodeAgent(chart, 'agent', {
+        image: IMAGE,
+        podSecurityVersion: version,
+        podAnnotations: { 'container.apparmor.security.beta.kubernetes.io/agent': appArmor },
+        capabilities: capability === undefined ? undefined : [{ capability, reason: 'a test capability' }],
+      });
+      acknowledgeAll(agent);
+      const daemonSet = only(synthValid(chart), 'DaemonSet');
+      expect(agent.podSecurityLevel).toEqual(PodSecurity.evaluateWorkload(daemonSet, { version }).level);
     }), { numRuns: runs(40) });
   });
 

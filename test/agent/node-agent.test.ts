@@ -524,6 +524,9 @@ describe('host access', () => {
     expect(level({})).toEqual('restricted');
     expect(level({ capabilities: [{ capability: Capability.CHOWN, reason: 'chowns files' }] })).toEqual('baseline');
     expect(level({ hostMounts: [HostMount.readOnly('/var/log')] })).toEqual('privileged');
+    // Pod Security reads the AppArmor annotation (policy 1.28): an unconfined container is not baseline
+    expect(level({ podAnnotations: { 'container.apparmor.security.beta.kubernetes.io/agent': 'unconfined' } })).toEqual('privileged');
+    expect(level({ podAnnotations: { 'container.apparmor.security.beta.kubernetes.io/agent': 'runtime/default' } })).toEqual('restricted');
   });
 
   test('podSecurityVersion is pinned in the namespace labels', () => {
