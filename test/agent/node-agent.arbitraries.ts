@@ -421,7 +421,7 @@ export const agentCase: fc.Arbitrary<AgentCase> = fc.record({
   labels: fc.dictionary(labelKey.filter((k) => k !== 'app.kubernetes.io/name' && k !== 'app.kubernetes.io/managed-by'), labelValue, { minKeys: 1, maxKeys: 3 }),
   // 'checksum/config' is the agent's own key (see the bug property)
   podAnnotations: fc.dictionary(labelKey.filter((k) => k !== 'checksum/config'), anyText, { minKeys: 1, maxKeys: 3 }),
-  // the AppArmor annotation of the main container, which Pod Security reads up to policy 1.29
+  // the AppArmor annotation of the main container, which Pod Security reads at every policy version
   appArmor: fc.constantFrom('unconfined', 'runtime/default', 'localhost/agent-profile'),
   containerName,
   restrictRegistries: fc.boolean(),
