@@ -2,15 +2,14 @@
  * Internal: an `ApiObject` whose `toJson()` checks what it renders. Not exported.
  *
  * A NodeAgent's DaemonSet is checked (host-access reasons, host ports, the security review) on the very JSON that
- * goes into the manifest, once per rendering. Checking in a construct validation instead would render it again: cdk8s
- * validates the whole app once per synth and again before each chart it renders, so an app of C charts would render
- * every agent C + 1 times just to check it.
+ * goes into the manifest: rendered and checked once per synth (in validation, see `_synth-counter.ts`), or as it
+ * renders when `toJson()` is called outside `App.synth()`/`synthYaml()`.
  */
 import { ApiObject, ApiObjectProps, JsonPatch } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 
-/** renders the object (`render`), checks the result and returns it, or throws. */
-export type RenderCheck = (render: () => any) => any;
+/** renders the object (with `renderUnchecked`), checks the result and returns it, or throws. */
+export type RenderCheck = () => any;
 
 const CHECKED = Symbol.for('cdk8s-node-agents.CheckedApiObject');
 
@@ -42,7 +41,7 @@ export class CheckedApiObject extends ApiObject {
 
   /** the manifest, checked: throws when the check fails. */
   public toJson(): any {
-    return this.check(() => super.toJson());
+    return this.check();
   }
 
   /** the manifest without the check: for queries and reviews of an object that may not pass it. */

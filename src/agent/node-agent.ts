@@ -6,6 +6,7 @@ import { CheckedApiObject, renderUnchecked } from './_checked-api-object';
 import { AgentContainer, ContainerRole, checkAbsolutePath, normalisePath } from './_container';
 import { AgentNamespace } from './_namespace';
 import { kplus } from './_plus';
+import { currentSynth, SynthCounter, synthCounterOf } from './_synth-counter';
 import { checkDnsLabel, checkDnsSubdomain, checkDuration, checkInteger, checkLabelKey, checkLabelValue, checkReason, fail, hasOwn } from './_validate';
 import { assignVolumeNames, VolumeRequest } from './_volumes';
 import { AccessRule } from './access-rule';
@@ -327,7 +328,7 @@ export interface NodeAgentProps extends NodeAgentSettings {
  * when config files are given and (unless told the namespace exists) a Namespace labelled for Pod
  * Security admission. Containers are locked down by default; each host privilege is an explicit
  * opt-in with a written reason, recorded on the DaemonSet in the `node-agents.cdk8s.io/host-access`
- * annotation. The DaemonSet checks itself as it renders (at synth, with your JSON patches): a host
+ * annotation. At synth the DaemonSet is rendered once (with your JSON patches) and checked: a host
  * privilege without a recorded reason, or a review finding at or above `reviewFailOn`, fails the synth
  * with the construct path. What goes into the manifest is exactly what was checked.
  *
@@ -381,6 +382,9 @@ export class NodeAgent extends Construct {
   private clusterRbac?: { role: ApiObject; binding: ApiObject };
   private namespaceRbac?: { role: ApiObject; binding: ApiObject };
   private readonly checkedDaemonSet: CheckedApiObject;
+  private readonly synths: SynthCounter;
+  /** the DaemonSet as rendered and checked in the current synth's validation. */
+  private checkedInSynth?: { synth: number; manifest?: any; errors: string[] };
 
   constructor(scope: Construct, id: string, props: NodeAgentProps) {
     super(scope, id);
@@ -503,12 +507,17 @@ export class NodeAgent extends Construct {
         labels: commonLabels(),
       },
       spec: Lazy.any({ produce: () => this.renderSpec() }),
-    }, (render) => this.renderChecked(render));
+    }, () => this.renderChecked());
     this.daemonSet = this.checkedDaemonSet;
     // the acknowledgements that apply to the agent travel with its manifest, for reviews of the YAML.
     this.daemonSet.metadata.addAnnotation(Acknowledgements.ANNOTATION, Lazy.any({ produce: () => this.acknowledgementsAnnotation() }) as any);
     // rendered at synth, so privileges added after construction are recorded too; left out when empty.
     this.daemonSet.metadata.addAnnotation(HostAccessReasons.ANNOTATION, Lazy.any({ produce: () => this.reasonsAnnotation() }) as any);
+
+    // in App.synth()/synthYaml() the check runs in validation, before anything is written, so that every failing agent
+    // is reported at once; the DaemonSet then writes the manifest it checked. Elsewhere it checks itself as it renders.
+    this.synths = synthCounterOf(this.node.root);
+    this.node.addValidation({ validate: () => this.checkOncePerSynth() });
   }
 
   // ---------------------------------------------------------------- mutators
@@ -949,21 +958,44 @@ export class NodeAgent extends Construct {
     }
   }
 
+  /** the validation: renders and checks the DaemonSet once per App.synth()/synthYaml(); elsewhere, nothing. */
+  private checkOncePerSynth(): string[] {
+    const synth = currentSynth(this.synths);
+    if (synth === undefined) return [];
+    if (this.checkedInSynth?.synth !== synth) this.checkedInSynth = { synth, ...this.renderAndCheck() };
+    return this.checkedInSynth.errors;
+  }
+
   /**
-   * Renders the DaemonSet (`render`) and checks the result (props, later calls and JSON patches alike): every host
-   * privilege must carry a reason, host ports must not clash, Bidirectional propagation needs a privileged container,
-   * and the security review must find nothing open at or above `reviewFailOn`. Throws every error at once, each with
-   * the construct path, in the form cdk8s reports validation errors.
+   * The DaemonSet's `toJson()`: in a synth whose validation checked it, the manifest it checked (nothing can change in
+   * between); otherwise rendered and checked now. Throws every error at once, each with the construct path, in the
+   * form cdk8s reports validation errors.
    */
-  private renderChecked(render: () => any): any {
-    // volume conflicts first: rendering depends on them.
-    const volumeErrors = this.volumeNames().errors;
-    const manifest = volumeErrors.length > 0 ? undefined : render();
-    const errors = manifest === undefined ? volumeErrors : this.checkRendered(manifest);
+  private renderChecked(): any {
+    const checked = this.checkedInSynth;
+    if (checked?.manifest !== undefined && checked.synth === currentSynth(this.synths) && checked.errors.length === 0) {
+      // handed over once: the synth writes it, the agent does not keep it
+      this.checkedInSynth = { synth: checked.synth, errors: checked.errors };
+      return checked.manifest;
+    }
+    const { manifest, errors } = this.renderAndCheck();
     if (errors.length > 0) {
       throw new Error(`Validation failed with the following errors:\n  ${errors.map((e) => `[${this.node.path}] ${e}`).join('\n  ')}`);
     }
     return manifest;
+  }
+
+  /**
+   * Renders the DaemonSet and checks the result (props, later calls and JSON patches alike): every host privilege must
+   * carry a reason, host ports must not clash, Bidirectional propagation needs a privileged container, and the security
+   * review must find nothing open at or above `reviewFailOn`.
+   */
+  private renderAndCheck(): { manifest?: any; errors: string[] } {
+    // volume conflicts first: rendering depends on them.
+    const volumeErrors = this.volumeNames().errors;
+    if (volumeErrors.length > 0) return { errors: volumeErrors };
+    const manifest = this.checkedDaemonSet.renderUnchecked();
+    return { manifest, errors: this.checkRendered(manifest) };
   }
 
   private checkRendered(manifest: any): string[] {

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { ApiObject, App } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { renderUnchecked } from './_checked-api-object';
+import { currentSynth, synthCounterOf } from './_synth-counter';
 import { checkReason, fail } from './_validate';
 import { Acknowledgement, Acknowledgements } from '../review/acknowledgement';
 import { ReviewPack } from '../review/review-pack';
@@ -13,42 +14,6 @@ const ACK_METADATA = 'cdk8s-node-agents/acknowledgement';
 const CHECK_MARKER = Symbol.for('cdk8s-node-agents.SecurityCheck');
 const NODE_AGENT_MARKER = Symbol.for('cdk8s-node-agents.NodeAgent');
 const WORKLOAD_KINDS = new Set(['DaemonSet', 'Deployment', 'StatefulSet', 'ReplicaSet', 'Job', 'CronJob', 'Pod']);
-
-const SYNTH_COUNTER = Symbol.for('cdk8s-node-agents.SynthCounter');
-
-/** how many `synth()`/`synthYaml()` calls an App has started, and how many are running. */
-interface SynthCounter {
-  count: number;
-  depth: number;
-}
-
-/**
- * The App's synth counter, installed on first use: the App's own `synth` and `synthYaml` are wrapped to count their
- * calls. cdk8s offers no hook that runs once per synth, and its validation passes cannot tell one synth from the next.
- */
-function synthCounterOf(app: App): SynthCounter {
-  const existing = (app as any)[SYNTH_COUNTER] as SynthCounter | undefined;
-  if (existing) return existing;
-  const counter: SynthCounter = { count: 0, depth: 0 };
-  Object.defineProperty(app, SYNTH_COUNTER, { value: counter });
-  for (const method of ['synth', 'synthYaml'] as const) {
-    const original = (app as any)[method] as (...args: any[]) => any;
-    Object.defineProperty(app, method, {
-      configurable: true,
-      writable: true,
-      value: (...args: any[]) => {
-        if (counter.depth === 0) counter.count++;
-        counter.depth++;
-        try {
-          return original.apply(app, args);
-        } finally {
-          counter.depth--;
-        }
-      },
-    });
-  }
-  return counter;
-}
 
 /**
  * Options for `SecurityCheck.apply`.
@@ -114,16 +79,16 @@ export class SecurityCheck {
   public static apply(scope: IConstruct, options: SecurityCheckOptions = {}): void {
     if ((scope as any)[CHECK_MARKER]) fail(scope, 'SecurityCheck.apply was called twice on this scope: call it once');
     Object.defineProperty(scope, CHECK_MARKER, { value: true });
-    const synths = synthCounterOf(App.of(scope));
+    const synths = synthCounterOf(scope.node.root);
     let last: { synth: number; errors: string[] } | undefined;
     scope.node.addValidation({
       validate: () => {
-        // cdk8s validates once for the app and again before each chart it renders; nothing changes in between, so
-        // one synth reviews (and writes the report) once. Outside App.synth()/synthYaml() (e.g. chart.toJson()),
-        // every validation reviews.
-        if (synths.depth > 0 && last?.synth === synths.count) return last.errors;
+        // one review (and one report) per App.synth()/synthYaml(), however many validation passes it runs; outside
+        // them (e.g. chart.toJson()), every validation reviews.
+        const synth = currentSynth(synths);
+        if (synth !== undefined && last?.synth === synth) return last.errors;
         const errors = SecurityCheck.validate(scope, options);
-        last = synths.depth > 0 ? { synth: synths.count, errors } : undefined;
+        last = synth === undefined ? undefined : { synth, errors };
         return errors;
       },
     });

@@ -1,3 +1,6 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { ApiObject, App, Chart, Duration, JsonPatch, Size, Testing } from 'cdk8s';
 import { Capability, Cpu, DnsPolicy, HostPathVolumeType, MountPropagation, PercentOrAbsolute, Protocol, TaintEffect } from 'cdk8s-plus-28';
 import {
@@ -554,6 +557,35 @@ describe('security review at synth', () => {
     expect(open.map((f) => f.rule)).toEqual(['NA-PRIVILEGED', 'PSS-BASELINE-privileged']);
     expect(agent.coverage([{ metadata: { name: 'n1', labels: { 'kubernetes.io/os': 'linux' } } }]).desired).toEqual(1);
     expect(agent.rolloutPlan(10).maxUnavailable).toEqual(1);
+  });
+
+  test('App.synth reports every failing agent at once, before it writes any manifest', () => {
+    const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'cdk8s-node-agents-fail-'));
+    const app = new App({ outdir });
+    new NodeAgent(new Chart(app, 'drivers'), 'kmod', { image, privileged: { reason: 'loads a kernel module' } });
+    const collector = new NodeAgent(new Chart(app, 'logs'), 'collector', { image });
+    collector.daemonSet.addJsonPatch(JsonPatch.add('/spec/template/spec/hostPID', true));
+    let message = '';
+    try {
+      app.synth();
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(message).toMatch(/^Validation failed with the following errors:\n/);
+    expect(message).toMatch(/\[drivers\/kmod\] security review: \[critical\] NA-PRIVILEGED/);
+    expect(message).toMatch(/\[logs\/collector\] hostPID has no recorded reason/);
+    expect(fs.readdirSync(outdir)).toEqual([]);
+  });
+
+  test('each App.synth checks again: a change between two synths fails the second', () => {
+    const app = Testing.app();
+    const agent = new NodeAgent(new Chart(app, 'observability'), 'node-agent', { image });
+    expect(() => app.synthYaml()).not.toThrow();
+    agent.daemonSet.addJsonPatch(JsonPatch.add('/spec/template/spec/hostIPC', true));
+    expect(() => app.synthYaml()).toThrow(/\[observability\/node-agent\] hostIPC has no recorded reason/);
+    agent.addHostAccessReason({ type: HostAccessType.HOST_IPC, detail: '', reason: 'shares memory with the node' });
+    agent.acknowledge('PSS-BASELINE-hostNamespaces', 'shares memory with the node');
+    expect(app.synthYaml()).toMatch(/hostIPC: true/);
   });
 
   test('an app of several charts checks and reviews each agent once per synth, not once per chart', () => {
