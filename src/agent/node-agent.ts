@@ -497,7 +497,7 @@ export class NodeAgent extends Construct {
 
     if (props.service) this.service = this.createService(props.service, commonLabels());
 
-    // checked as it renders: what goes into the manifest is exactly what was checked and reviewed.
+    // checked before it is written (see renderChecked): what goes into the manifest is exactly what was reviewed.
     this.checkedDaemonSet = new CheckedApiObject(this, 'Resource', {
       apiVersion: 'apps/v1',
       kind: 'DaemonSet',
