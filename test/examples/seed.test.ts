@@ -1,9 +1,7 @@
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { Testing } from 'cdk8s';
-import { parse } from 'yaml';
 import { buildSeedApp } from '../../examples/seed/main';
 import { DaemonSetCoverage } from '../../src';
+import { guideFixture } from '../util/guide';
 import { synthValid } from '../util/k8s-schema';
 
 /**
@@ -26,10 +24,6 @@ function daemonSetOf(chartId: string): any {
   return daemonSets[0];
 }
 
-function fixture(name: string): any {
-  return parse(fs.readFileSync(path.join(__dirname, 'fixtures', `${name}.yaml`), 'utf8'));
-}
-
 /** every leaf of `expected` that `actual` lacks or holds with another value, as `path: expected != actual`. */
 function differences(expected: any, actual: any, at = ''): string[] {
   if (expected !== null && typeof expected === 'object') {
@@ -47,11 +41,11 @@ test.each([
   ['2-3-node-affinity'],
   ['3-rolling-update'],
 ])('section %s: every field of the document is synthesized with the same value', (section) => {
-  expect(differences(fixture(section), daemonSetOf(section))).toEqual([]);
+  expect(differences(guideFixture(section), daemonSetOf(section))).toEqual([]);
 });
 
 test('section 4.2: every field of the document, with drop placed where Kubernetes expects it', () => {
-  const doc = fixture('4-2-least-privilege');
+  const doc = guideFixture('4-2-least-privilege');
   const securityContext = doc.spec.template.spec.containers[0].securityContext;
   // the document lists `drop` beside `capabilities`, a field the API server rejects as unknown.
   expect(securityContext.drop).toEqual(['ALL']);

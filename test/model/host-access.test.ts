@@ -1,5 +1,6 @@
 import * as fc from 'fast-check';
 import { HostAccess, HostAccessItem, HostAccessReasons, HostAccessType } from '../../src/model';
+import { guideFixture } from '../util/guide';
 
 // ---------- builders ----------
 
@@ -253,23 +254,7 @@ describe('order and workloads', () => {
   });
 
   test('the source document\'s section 4.2 manifest: two capabilities and a read-only /var/log, not root', () => {
-    const guide = {
-      kind: 'DaemonSet',
-      metadata: { name: 'node-agent' },
-      spec: {
-        template: {
-          spec: {
-            containers: [{
-              name: 'agent',
-              image: 'registry.example.com/node-agent:1.2.0',
-              securityContext: { capabilities: { add: ['NET_ADMIN', 'SYS_PTRACE'] }, drop: ['ALL'], readOnlyRootFilesystem: true, runAsNonRoot: true },
-              volumeMounts: [{ name: 'varlog', mountPath: '/var/log', readOnly: true }],
-            }],
-            volumes: [{ name: 'varlog', hostPath: { path: '/var/log', type: 'Directory' } }],
-          },
-        },
-      },
-    };
+    const guide = { kind: 'DaemonSet', metadata: { name: 'node-agent' }, ...guideFixture('4-2-least-privilege') };
     expect(keys(HostAccess.ofWorkload(guide))).toEqual([
       'hostPath|/var/log (read-only)|',
       'capability|NET_ADMIN|agent',

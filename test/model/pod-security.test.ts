@@ -1,5 +1,6 @@
 import * as fc from 'fast-check';
 import { PodSecurity, PodSecurityCheck, PodSecurityLevel, PodSecurityOptions, PodSecurityResult } from '../../src/model';
+import { guideFixture } from '../util/guide';
 
 // ---------- builders (plain Kubernetes JSON) ----------
 
@@ -825,17 +826,9 @@ describe('PodSecurity.evaluateWorkload', () => {
     expect(PodSecurity.evaluateWorkload({ kind: 'Pod', metadata: { name: 'p' }, spec: restricted() }).level).toBe(PodSecurityLevel.RESTRICTED);
   });
 
-  test('the source document\'s section 4.2 agent is privileged (read-only hostPath), and baseline once the volume is gone', () => {
-    // as written in the guide: drop sits beside capabilities, not under it, and NET_ADMIN/SYS_PTRACE are added.
-    const guide = {
-      containers: [{
-        name: 'agent',
-        image: 'registry.example.com/node-agent:1.2.0',
-        securityContext: { capabilities: { add: ['NET_ADMIN', 'SYS_PTRACE'] }, drop: ['ALL'], readOnlyRootFilesystem: true, runAsNonRoot: true },
-        volumeMounts: [{ name: 'varlog', mountPath: '/var/log', readOnly: true }],
-      }],
-      volumes: [{ name: 'varlog', hostPath: { path: '/var/log', type: 'Directory' } }],
-    };
+  test('the source document\'s section 4.2 agent is privileged: its two capabilities and its hostPath fail baseline', () => {
+    // verbatim from the guide: drop sits beside capabilities, not under it, and NET_ADMIN/SYS_PTRACE are added.
+    const guide = guideFixture('4-2-least-privilege').spec.template.spec;
     const r = PodSecurity.evaluate(guide);
     expect(r.level).toBe(PodSecurityLevel.PRIVILEGED);
     expect(checksOf(r.nextLevelViolations)).toEqual(['capabilities_baseline', 'hostPathVolumes']);

@@ -1,9 +1,10 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { parse, parseAllDocuments } from 'yaml';
+import { parseAllDocuments } from 'yaml';
 import { HostAccessReasons, HostAccessType } from '../../src/model';
 import { ReviewPack, SecurityReview, Severity } from '../../src/review';
 import { runCli } from '../cli/run-cli';
+import { guideFixture } from '../util/guide';
 import { validateManifest } from '../util/k8s-schema';
 
 const ROOT = path.join(__dirname, '..', '..');
@@ -20,7 +21,7 @@ function loadYamlStream(file: string): any[] {
  * seccomp and no privilege escalation.
  */
 function sectionFourTwoAgent(): any[] {
-  const fragment = parse(fs.readFileSync(path.join(ROOT, 'test', 'examples', 'fixtures', '4-2-least-privilege.yaml'), 'utf-8'));
+  const fragment = guideFixture('4-2-least-privilege');
   const pod = fragment.spec.template.spec;
   const container = pod.containers[0];
   const { drop, ...securityContext } = container.securityContext;
