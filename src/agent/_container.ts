@@ -1,18 +1,18 @@
 /**
  * Internal: validates one container's options and renders it as Kubernetes JSON. Not exported.
  */
-import * as path from 'node:path';
 import { Size } from 'cdk8s';
 import type { Cpu } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { checkImage } from './_image';
 import { kplus } from './_plus';
-import { checkDnsLabel, checkDuration, checkInteger, checkReason, checkSize, fail, hasOwn } from './_validate';
+import { checkAbsolutePath, checkDnsLabel, checkDuration, checkInteger, checkReason, checkSize, fail, hasOwn } from './_validate';
 import { AgentProbe } from './agent-probe';
 import { ContainerOptions } from './container-options';
 import { HostMount } from './host-mount';
-import { HostAccess } from '../model/host-access';
-import { HostAccessReason, HostAccessType } from '../model/host-access-reasons';
+import { hostPathDetail, hostPortDetail } from '../model/_host-privileges';
+import { HostAccessReason } from '../model/host-access-reasons';
+import { HostAccessType } from '../model/host-access-type';
 
 /** environment variables every agent container gets from the downward API. */
 export const DOWNWARD_ENV: { [name: string]: string } = {
@@ -38,22 +38,6 @@ export interface HostVolume {
   readonly explicit: boolean;
   readonly hostPath: string;
   readonly type: string;
-}
-
-/**
- * Checks an absolute path: no relative paths, no '.' or '..' segments, no empty segments.
- */
-export function checkAbsolutePath(scope: Construct, field: string, p: string): void {
-  if (typeof p !== 'string' || !p.startsWith('/')) {
-    fail(scope, `${field} "${p}" must be an absolute path, e.g. "/var/log"`);
-  }
-  const segments = p.split('/').slice(1);
-  if (segments.some((s) => s === '..' || s === '.')) {
-    fail(scope, `${field} "${p}" must not contain "." or ".." segments: write the path it resolves to, e.g. "${path.posix.normalize(p)}"`);
-  }
-  if (p !== '/' && segments.some((s, i) => s === '' && i !== segments.length - 1)) {
-    fail(scope, `${field} "${p}" has an empty path segment ("//"): write "${path.posix.normalize(p)}"`);
-  }
 }
 
 /** normalised form used to compare paths: no trailing slash. */
@@ -154,18 +138,12 @@ export class AgentContainer {
     for (const mount of options.hostMounts ?? []) this.addHostMount(mount);
   }
 
-  /** adds a host mount after validating it. */
+  /** adds a host mount; `HostMount`'s factories validated it, the container checks its mount path is free. */
   public addHostMount(mount: HostMount): void {
-    const field = this.fieldName(`hostMounts[${mount?.hostPath}]`);
     if (!(mount instanceof HostMount)) {
-      fail(this.scope, `${field} must be created with HostMount.readOnly() or HostMount.readWrite()`);
+      fail(this.scope, `${this.fieldName(`hostMounts[${(mount as any)?.hostPath}]`)} must be created with HostMount.readOnly() or HostMount.readWrite()`);
     }
-    checkAbsolutePath(this.scope, `${field} host path`, mount.hostPath);
-    checkAbsolutePath(this.scope, `${field} mountPath`, mount.mountPath);
-    if (mount.writable) checkReason(this.scope, `${field} (read-write)`, mount.reason);
-    else if (mount.reason !== undefined) checkReason(this.scope, field, mount.reason);
-    if (mount.volumeName !== undefined) checkDnsLabel(this.scope, `${field} volumeName`, mount.volumeName);
-    this.checkMountPathFree(normalisePath(mount.mountPath), field);
+    this.checkMountPathFree(normalisePath(mount.mountPath), this.fieldName(`hostMounts[${mount.hostPath}]`));
     this.hostMounts.push(mount);
   }
 
@@ -245,12 +223,13 @@ export class AgentContainer {
     }
     for (const port of o.ports ?? []) {
       if (port.hostPort) {
-        out.push({ type: HostAccessType.HOST_PORT, detail: `${port.hostPort.port}/${port.protocol ?? kplus().Protocol.TCP}`, container: this.name, reason: port.hostPort.reason.trim() });
+        const detail = hostPortDetail(port.hostPort.port, port.protocol ?? kplus().Protocol.TCP);
+        out.push({ type: HostAccessType.HOST_PORT, detail, container: this.name, reason: port.hostPort.reason.trim() });
       }
     }
     for (const m of this.hostMounts) {
       if (m.reason !== undefined) {
-        out.push({ type: HostAccessType.HOST_PATH, detail: `${HostAccess.normalizePath(m.hostPath)} (${m.writable ? 'read-write' : 'read-only'})`, container: this.name, reason: m.reason.trim() });
+        out.push({ type: HostAccessType.HOST_PATH, detail: hostPathDetail(m.hostPath, !m.writable), container: this.name, reason: m.reason.trim() });
       }
     }
     return out;

@@ -3,6 +3,7 @@
  *
  * Every message is written for the user: it names the field, the value received and the fix.
  */
+import * as path from 'node:path';
 import { SizeRoundingBehavior } from 'cdk8s';
 import { Construct } from 'constructs';
 
@@ -12,6 +13,23 @@ export function fail(scope: Construct | undefined, message: string): never {
   throw new Error(`${where}${message}`);
 }
 
+/** a received value as an error message quotes it: JSON, shortened to 80 characters. */
+export function show(value: unknown): string {
+  let s: string | undefined;
+  try {
+    s = value === undefined ? 'undefined' : JSON.stringify(value);
+  } catch {
+    s = undefined;
+  }
+  if (s === undefined) s = typeof value === 'function' ? 'a function' : String(value);
+  return s.length > 80 ? `${s.slice(0, 77)}...` : s;
+}
+
+/** a string; anything else fails naming the field and what was received. */
+export function checkString(scope: Construct | undefined, field: string, value: unknown): asserts value is string {
+  if (typeof value !== 'string') fail(scope, `${field} must be a string, got ${show(value)}`);
+}
+
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const LABEL_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
@@ -19,6 +37,7 @@ const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 
 /** a DNS-1123 label (names of namespaces, services, containers, ports' parents). */
 export function checkDnsLabel(scope: Construct | undefined, field: string, value: string): void {
+  checkString(scope, field, value);
   if (value.length > 63 || !DNS_LABEL.test(value)) {
     fail(scope, `${field} "${value}" is not a valid name: use at most 63 lowercase letters, digits and '-', starting and ending with a letter or digit (e.g. "node-agent")`);
   }
@@ -26,6 +45,7 @@ export function checkDnsLabel(scope: Construct | undefined, field: string, value
 
 /** a DNS-1123 subdomain (names of most objects, priority classes). */
 export function checkDnsSubdomain(scope: Construct | undefined, field: string, value: string): void {
+  checkString(scope, field, value);
   if (value.length > 253 || !DNS_SUBDOMAIN.test(value)) {
     fail(scope, `${field} "${value}" is not a valid name: use at most 253 lowercase letters, digits, '-' and '.', starting and ending with a letter or digit`);
   }
@@ -33,6 +53,7 @@ export function checkDnsSubdomain(scope: Construct | undefined, field: string, v
 
 /** a label key: optional DNS-subdomain prefix and a name of at most 63 characters. */
 export function checkLabelKey(scope: Construct | undefined, field: string, key: string): void {
+  if (typeof key !== 'string') fail(scope, `${field}: the label key must be a string, got ${show(key)}`);
   const slash = key.indexOf('/');
   const prefix = slash >= 0 ? key.slice(0, slash) : undefined;
   const name = slash >= 0 ? key.slice(slash + 1) : key;
@@ -44,6 +65,7 @@ export function checkLabelKey(scope: Construct | undefined, field: string, key: 
 
 /** a label value: empty, or at most 63 letters, digits, '-', '_' and '.'. */
 export function checkLabelValue(scope: Construct | undefined, field: string, value: string): void {
+  if (typeof value !== 'string') fail(scope, `${field}: the label value must be a string (use "" for none), got ${show(value)}`);
   if (value.length > 63 || !LABEL_VALUE.test(value)) {
     fail(scope, `${field}: "${value}" is not a valid label value: use at most 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit, or ""`);
   }
@@ -51,13 +73,14 @@ export function checkLabelValue(scope: Construct | undefined, field: string, val
 
 /** a whole number within [min, max]. */
 export function checkInteger(scope: Construct | undefined, field: string, value: number, min: number, max: number): void {
-  if (!Number.isInteger(value) || value < min || value > max) {
-    fail(scope, `${field} must be a whole number from ${min} to ${max}, got ${value}`);
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    fail(scope, `${field} must be a whole number from ${min} to ${max}, got ${typeof value === 'number' ? value : show(value)}`);
   }
 }
 
 /** a one-line reason for a host privilege: required, non-blank, a single line. */
 export function checkReason(scope: Construct | undefined, field: string, reason: string | undefined): string {
+  if (reason !== undefined && typeof reason !== 'string') fail(scope, `${field}: the reason must be a string, got ${show(reason)}`);
   if (reason === undefined || reason.trim().length === 0) {
     fail(scope, `${field} needs a reason: say in one line why the agent needs it (e.g. { reason: 'reads container logs written by the kubelet' })`);
   }
@@ -94,4 +117,20 @@ export function checkSize(scope: Construct | undefined, field: string, size: any
 /** whether a plain object has its own property `key` (not one inherited from Object.prototype). */
 export function hasOwn(object: object, key: string): boolean {
   return Object.prototype.hasOwnProperty.call(object, key);
+}
+
+/**
+ * Checks an absolute path: no relative paths, no '.' or '..' segments, no empty segments.
+ */
+export function checkAbsolutePath(scope: Construct | undefined, field: string, p: string): void {
+  if (typeof p !== 'string' || !p.startsWith('/')) {
+    fail(scope, `${field} "${p}" must be an absolute path, e.g. "/var/log"`);
+  }
+  const segments = p.split('/').slice(1);
+  if (segments.some((s) => s === '..' || s === '.')) {
+    fail(scope, `${field} "${p}" must not contain "." or ".." segments: write the path it resolves to, e.g. "${path.posix.normalize(p)}"`);
+  }
+  if (p !== '/' && segments.some((s, i) => s === '' && i !== segments.length - 1)) {
+    fail(scope, `${field} "${p}" has an empty path segment ("//"): write "${path.posix.normalize(p)}"`);
+  }
 }

@@ -1,5 +1,6 @@
 import type { HostPathVolumeType, MountPropagation } from 'cdk8s-plus-28';
 import { kplus } from './_plus';
+import { checkAbsolutePath, checkDnsLabel, checkReason, fail, show } from './_validate';
 
 /**
  * Options for a host mount.
@@ -72,7 +73,7 @@ export class HostMount {
    * @param hostPath absolute path on the node, e.g. `/var/log`
    */
   public static readOnly(hostPath: string, options: ReadOnlyHostMountOptions = {}): HostMount {
-    return new HostMount(hostPath, false, options.reason, options);
+    return new HostMount('HostMount.readOnly', hostPath, false, options?.reason, options ?? {});
   }
 
   /**
@@ -82,7 +83,7 @@ export class HostMount {
    * @param reason one line saying why the agent must write there; recorded on the DaemonSet and in the review
    */
   public static readWrite(hostPath: string, reason: string, options: HostMountOptions = {}): HostMount {
-    return new HostMount(hostPath, true, reason, options);
+    return new HostMount('HostMount.readWrite', hostPath, true, reason, options ?? {});
   }
 
   /** the path on the node. */
@@ -100,13 +101,27 @@ export class HostMount {
   /** why the agent needs the mount, when given. */
   public readonly reason?: string;
 
-  private constructor(hostPath: string, writable: boolean, reason: string | undefined, options: HostMountOptions) {
+  private constructor(factory: string, hostPath: string, writable: boolean, reason: string | undefined, options: HostMountOptions) {
+    const where = `${factory}(${show(hostPath)})`;
+    checkAbsolutePath(undefined, `${where} host path`, hostPath);
+    if (options.mountPath !== undefined) checkAbsolutePath(undefined, `${where} mountPath`, options.mountPath);
+    if (writable) checkReason(undefined, `${where} (read-write)`, reason);
+    else if (reason !== undefined) checkReason(undefined, where, reason);
+    if (options.volumeName !== undefined) checkDnsLabel(undefined, `${where} volumeName`, options.volumeName);
+    const types: string[] = Object.values(kplus().HostPathVolumeType);
+    if (options.type !== undefined && !types.includes(options.type)) {
+      fail(undefined, `${where}: type ${show(options.type)} is not a HostPathVolumeType (${types.map((t) => JSON.stringify(t)).join(', ')})`);
+    }
+    const propagations: string[] = Object.values(kplus().MountPropagation);
+    if (options.propagation !== undefined && !propagations.includes(options.propagation)) {
+      fail(undefined, `${where}: propagation ${show(options.propagation)} is not one of ${propagations.join(', ')}`);
+    }
     this.hostPath = hostPath;
     this.mountPath = options.mountPath ?? hostPath;
     this.writable = writable;
     this.type = options.type ?? kplus().HostPathVolumeType.DIRECTORY;
     this.propagation = options.propagation;
     this.volumeName = options.volumeName;
-    this.reason = reason;
+    this.reason = reason?.trim();
   }
 }

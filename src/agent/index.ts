@@ -3,6 +3,7 @@ export * from './agent-probe';
 export * from './container-options';
 export * from './host-mount';
 export * from './node-agent';
+export * from './node-agent-props';
 export * from './node-requirement';
 export * from './security-check';
 export * from './toleration';

@@ -1,3 +1,5 @@
+import { checkDnsSubdomain, checkLabelKey, checkLabelValue, fail, show } from './_validate';
+
 /**
  * One requirement a node must meet, for node affinity.
  *
@@ -8,41 +10,45 @@
 export class NodeRequirement {
   /** the node has label `key` with one of `values`. */
   public static in(key: string, values: string[]): NodeRequirement {
-    return new NodeRequirement('label', key, 'In', values);
+    return new NodeRequirement('label', key, 'In', labelValues('NodeRequirement.in', key, values));
   }
 
   /** the node has no label `key`, or its value is none of `values`. */
   public static notIn(key: string, values: string[]): NodeRequirement {
-    return new NodeRequirement('label', key, 'NotIn', values);
+    return new NodeRequirement('label', key, 'NotIn', labelValues('NodeRequirement.notIn', key, values));
   }
 
   /** the node has label `key`, with any value. */
   public static exists(key: string): NodeRequirement {
+    checkLabelKey(undefined, 'NodeRequirement.exists key', key);
     return new NodeRequirement('label', key, 'Exists', undefined);
   }
 
   /** the node has no label `key`. */
   public static doesNotExist(key: string): NodeRequirement {
+    checkLabelKey(undefined, 'NodeRequirement.doesNotExist key', key);
     return new NodeRequirement('label', key, 'DoesNotExist', undefined);
   }
 
   /** the node's label `key` is an integer greater than `value`. */
   public static greaterThan(key: string, value: number): NodeRequirement {
-    return new NodeRequirement('label', key, 'Gt', [String(value)]);
+    return new NodeRequirement('label', key, 'Gt', [wholeNumber('NodeRequirement.greaterThan', 'Gt', key, value)]);
   }
 
   /** the node's label `key` is an integer less than `value`. */
   public static lessThan(key: string, value: number): NodeRequirement {
-    return new NodeRequirement('label', key, 'Lt', [String(value)]);
+    return new NodeRequirement('label', key, 'Lt', [wholeNumber('NodeRequirement.lessThan', 'Lt', key, value)]);
   }
 
   /** the node is the one named `nodeName` (a `matchFields` requirement on `metadata.name`). */
   public static named(nodeName: string): NodeRequirement {
+    checkDnsSubdomain(undefined, 'NodeRequirement.named node name', nodeName);
     return new NodeRequirement('field', 'metadata.name', 'In', [nodeName]);
   }
 
   /** the node is not the one named `nodeName` (a `matchFields` requirement on `metadata.name`). */
   public static notNamed(nodeName: string): NodeRequirement {
+    checkDnsSubdomain(undefined, 'NodeRequirement.notNamed node name', nodeName);
     return new NodeRequirement('field', 'metadata.name', 'NotIn', [nodeName]);
   }
 
@@ -61,6 +67,25 @@ export class NodeRequirement {
     this.operator = operator;
     this.values = values;
   }
+}
+
+/** checks an In/NotIn requirement's key and values; returns a copy of the values. */
+function labelValues(factory: string, key: string, values: string[]): string[] {
+  checkLabelKey(undefined, `${factory} key`, key);
+  if (!Array.isArray(values) || values.length === 0) {
+    fail(undefined, `${factory}(${JSON.stringify(key)}) needs at least one value, got ${show(values)}: e.g. ['a', 'b']`);
+  }
+  for (const v of values) checkLabelValue(undefined, `${factory}(${JSON.stringify(key)}) value`, v);
+  return [...values];
+}
+
+/** checks a Gt/Lt requirement's key and value: a whole number, as the API server parses it (an int64). */
+function wholeNumber(factory: string, operator: string, key: string, value: number): string {
+  checkLabelKey(undefined, `${factory} key`, key);
+  if (typeof value !== 'number' || !Number.isSafeInteger(value)) {
+    fail(undefined, `${factory}: ${operator} on ${JSON.stringify(key)} needs a whole number, got ${typeof value === 'number' ? value : show(value)}`);
+  }
+  return String(value);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { Duration } from 'cdk8s';
 import type { TaintEffect } from 'cdk8s-plus-28';
 import { kplus } from './_plus';
+import { checkDuration, checkLabelKey, checkLabelValue, fail, show } from './_validate';
 
 /**
  * Options for a toleration.
@@ -36,21 +37,24 @@ export class Toleration {
    * and kind put on control-plane nodes, so the agent runs there too (e.g. to monitor them).
    */
   public static controlPlane(): Toleration {
-    return new Toleration('node-role.kubernetes.io/control-plane', 'Exists', undefined, kplus().TaintEffect.NO_SCHEDULE, undefined);
+    return new Toleration('node-role.kubernetes.io/control-plane', 'Exists', undefined, kplus().TaintEffect.NO_SCHEDULE, undefined, 'Toleration.controlPlane');
   }
 
   /**
    * Tolerates a taint with this key, whatever its value.
    */
   public static exists(key: string, options: TolerationOptions = {}): Toleration {
-    return new Toleration(key, 'Exists', undefined, options.effect, options.evictAfter);
+    checkLabelKey(undefined, 'Toleration.exists key', key);
+    return new Toleration(key, 'Exists', undefined, options?.effect, options?.evictAfter, 'Toleration.exists');
   }
 
   /**
    * Tolerates a taint with this key and exactly this value (e.g. `dedicated=gpu:NoSchedule`).
    */
   public static equal(key: string, value: string, options: TolerationOptions = {}): Toleration {
-    return new Toleration(key, 'Equal', value, options.effect, options.evictAfter);
+    checkLabelKey(undefined, 'Toleration.equal key', key);
+    checkLabelValue(undefined, `Toleration.equal(${JSON.stringify(key)}) value`, value);
+    return new Toleration(key, 'Equal', value, options?.effect, options?.evictAfter, 'Toleration.equal');
   }
 
   /**
@@ -58,7 +62,7 @@ export class Toleration {
    * still leaves nodes that are being drained with `NoExecute` (node-exporter's default).
    */
   public static allNoSchedule(): Toleration {
-    return new Toleration(undefined, 'Exists', undefined, kplus().TaintEffect.NO_SCHEDULE, undefined);
+    return new Toleration(undefined, 'Exists', undefined, kplus().TaintEffect.NO_SCHEDULE, undefined, 'Toleration.allNoSchedule');
   }
 
   /**
@@ -69,7 +73,7 @@ export class Toleration {
    * only for agents without which a node is broken, such as CNI and CSI node plugins.
    */
   public static everything(): Toleration {
-    return new Toleration(undefined, 'Exists', undefined, undefined, undefined);
+    return new Toleration(undefined, 'Exists', undefined, undefined, undefined, 'Toleration.everything');
   }
 
   /** the taint key, or undefined to match every key. */
@@ -89,7 +93,19 @@ export class Toleration {
     value: string | undefined,
     effect: TaintEffect | undefined,
     evictAfter: Duration | undefined,
+    factory: string,
   ) {
+    const where = `${factory}(${key === undefined ? '' : JSON.stringify(key)})`;
+    const effects: string[] = Object.values(kplus().TaintEffect);
+    if (effect !== undefined && !effects.includes(effect)) {
+      fail(undefined, `${where}: effect ${show(effect)} is not one of ${effects.join(', ')}`);
+    }
+    if (evictAfter !== undefined) {
+      if (effect !== kplus().TaintEffect.NO_EXECUTE) {
+        fail(undefined, `${where}: evictAfter applies only to NoExecute taints: set effect: TaintEffect.NO_EXECUTE or remove evictAfter`);
+      }
+      checkDuration(undefined, `${where} evictAfter`, evictAfter);
+    }
     this.key = key;
     this.operator = operator;
     this.value = value;

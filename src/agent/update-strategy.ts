@@ -1,4 +1,7 @@
 import type { PercentOrAbsolute } from 'cdk8s-plus-28';
+import { rollingUpdateBudgets } from './_rollout';
+import { fail, show } from './_validate';
+import { RolloutPlan } from '../model/rollout-plan';
 
 /**
  * Options for a rolling update.
@@ -35,7 +38,20 @@ export class AgentUpdateStrategy {
    * Replaces old pods node by node, within the given budget.
    */
   public static rollingUpdate(options: RollingUpdateOptions = {}): AgentUpdateStrategy {
-    return new AgentUpdateStrategy('RollingUpdate', options.maxUnavailable, options.maxSurge);
+    const { maxUnavailable, maxSurge } = options ?? {};
+    for (const [field, budget] of [['maxUnavailable', maxUnavailable], ['maxSurge', maxSurge]] as const) {
+      if (budget !== undefined && (budget === null || typeof (budget as any).isZero !== 'function')) {
+        fail(undefined, `AgentUpdateStrategy.rollingUpdate: ${field} must be a PercentOrAbsolute (e.g. PercentOrAbsolute.absolute(1) or PercentOrAbsolute.percent(10)), got ${show(budget)}`);
+      }
+    }
+    const budgets = rollingUpdateBudgets(maxUnavailable, maxSurge);
+    try {
+      // the model holds the API server's rules for the pair; this only names the factory.
+      RolloutPlan.validate(budgets.maxUnavailable, budgets.maxSurge);
+    } catch (e) {
+      fail(undefined, `AgentUpdateStrategy.rollingUpdate: ${(e as Error).message}`);
+    }
+    return new AgentUpdateStrategy('RollingUpdate', maxUnavailable, maxSurge);
   }
 
   /**

@@ -11,6 +11,8 @@ export type ContainerList = 'initContainers' | 'containers' | 'ephemeralContaine
 /** one container of a pod, with its list and security context resolved. */
 export interface ContainerRef {
   readonly list: ContainerList;
+  /** the container's index in its list. */
+  readonly index: number;
   readonly name: string;
   readonly container: any;
   /** the container's securityContext, or an empty object when unset. */
@@ -118,10 +120,15 @@ export function containersOf(spec: any): ContainerRef[] {
         throw new Error(`${path} must be an object (a container), got ${describe(c)}: write each container as a mapping with a name`);
       }
       const sc = object(c.securityContext, `${path}.securityContext`) ?? {};
-      result.push({ list: l, name: c.name === undefined || c.name === null ? '' : String(c.name), container: c, sc });
+      result.push({ list: l, index: i, name: c.name === undefined || c.name === null ? '' : String(c.name), container: c, sc });
     });
   }
   return result;
+}
+
+/** the JSON path of a container relative to the pod spec, e.g. `containers[0]`. */
+export function containerField(c: ContainerRef): string {
+  return `${c.list}[${c.index}]`;
 }
 
 /** the pod's volumes, each checked to be an object. */

@@ -1,18 +1,13 @@
-// Internal: host privileges in words, for messages and the report.
-import { HostAccessItem, HostAccessType } from '../model';
+// Internal: host privileges in words, for messages and the report, as their descriptors say them.
+import { HostAccessType } from '../model';
+import { descriptorOf } from '../model/_host-privileges';
 
 /** the privilege as people read it: `hostPath /var/log (read-only)`, `capability NET_ADMIN`, `hostNetwork`. */
-export function describePrivilege(item: HostAccessItem): string {
-  switch (item.type) {
-    case HostAccessType.HOST_NETWORK:
-    case HostAccessType.HOST_PID:
-    case HostAccessType.HOST_IPC:
-      return item.type;
-    case HostAccessType.PRIVILEGED:
-      return 'privileged';
-    case HostAccessType.RUN_AS_ROOT:
-      return 'runAsRoot (may run as UID 0)';
-    default:
-      return `${item.type} ${item.detail}`;
-  }
+export function describePrivilege(item: { type: HostAccessType | string; detail: string }): string {
+  return descriptorOf(item.type).describe({ type: item.type as HostAccessType, detail: item.detail });
+}
+
+/** the privilege as the report lists it: `hostPath /var/log (read-only)`, `hostNetwork`, `privileged`. */
+export function labelPrivilege(item: { type: HostAccessType | string; detail: string }): string {
+  return descriptorOf(item.type).label({ type: item.type as HostAccessType, detail: item.detail });
 }

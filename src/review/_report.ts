@@ -1,5 +1,6 @@
 // Internal: the Markdown rendering of a review (SecurityReview.toMarkdown). Lists rather than tables, so that it also
 // reads well in a terminal, where the CLI prints it.
+import { labelPrivilege } from './_privileges';
 import { Finding } from './finding';
 import { HostAccessEntry, ReviewReport, WorkloadReview } from './security-review';
 import { Severities, Severity } from './severity';
@@ -14,7 +15,7 @@ function refOf(w: { kind: string; namespace?: string; name: string }): string {
 
 /** `hostPath /var/log (read-only)`, `capability NET_ADMIN in container "agent"`, `hostNetwork`. */
 function privilege(h: HostAccessEntry): string {
-  const what = h.detail === '' || h.type === 'privileged' || h.type === 'runAsRoot' ? h.type : `${h.type} ${h.detail}`;
+  const what = labelPrivilege(h);
   return h.container !== undefined ? `${what} in container ${JSON.stringify(h.container)}` : what;
 }
 

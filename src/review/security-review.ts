@@ -7,6 +7,7 @@ import { Acknowledgement, Acknowledgements } from './acknowledgement';
 import { Finding } from './finding';
 import { ReviewPack } from './review-pack';
 import { HostPrivilege, IReviewRule, RuleViolation, WorkloadContext } from './review-rule';
+import { ApiRejectedRule } from './rules/api-rejected';
 import { Severities, Severity } from './severity';
 import { dig, dropUndefined, isObject } from '../model/_pod-spec';
 
@@ -187,9 +188,18 @@ function refOf(kind: string, namespace: string | undefined, name: string): strin
   return `${kind} ${namespace ? `${namespace}/` : ''}${name || '<unnamed>'}`;
 }
 
-/** the rules of the packs, each ID once; the same rule (or an equal built-in one) in two packs is not an error. */
+/** the rules the engine runs on every review, whatever the packs; their findings cannot be acknowledged. */
+const ENGINE_RULES: IReviewRule[] = [new ApiRejectedRule()];
+const ENGINE_RULE_IDS = new Set([...ENGINE_RULES.map((r) => r.id)]);
+
+/** whether a finding of this rule always blocks: the API server rejects the manifest, whatever the threshold. */
+function alwaysBlocks(rule: string): boolean {
+  return ENGINE_RULE_IDS.has(rule);
+}
+
+/** the engine's rules, then the rules of the packs, each ID once; the same rule (or an equal built-in one) in two packs is not an error. */
 function rulesOf(packs: ReviewPack[]): IReviewRule[] {
-  const byId = new Map<string, IReviewRule>();
+  const byId = new Map<string, IReviewRule>(ENGINE_RULES.map((r) => [r.id, r]));
   for (const pack of packs) {
     if (!(pack instanceof ReviewPack)) throw new Error('review options: packs must be ReviewPack objects, e.g. ReviewPack.defaults()');
     for (const rule of pack.rules) {
@@ -243,6 +253,12 @@ export class SecurityReview {
   public static readonly ERROR_RULE = 'NA-REVIEW-ERROR';
 
   /**
+   * The rule ID of findings the API server's own rules raise (`PodSpecValidation`): the engine runs it on every review,
+   * whatever the packs; its findings cannot be acknowledged and count as open at every threshold.
+   */
+  public static readonly API_REJECTED_RULE = 'NA-API-REJECTED';
+
+  /**
    * Reviews every workload among the manifests.
    *
    * @param manifests Kubernetes objects as plain JSON (any kinds: non-workloads are context)
@@ -282,7 +298,8 @@ export class SecurityReview {
    */
   public static openFindings(report: ReviewReport, threshold: Severity): Finding[] {
     Severities.rank(threshold);
-    return report.workloads.flatMap((w) => w.findings).filter((f) => !f.acknowledged && Severities.atLeast(f.severity, threshold));
+    return report.workloads.flatMap((w) => w.findings)
+      .filter((f) => !f.acknowledged && (alwaysBlocks(f.rule) || Severities.atLeast(f.severity, threshold)));
   }
 
   /**
@@ -298,7 +315,7 @@ export class SecurityReview {
   public static _openFindings(manifests: any[], options: ReviewOptions, threshold: Severity, wellFormed: boolean): Finding[] {
     Severities.rank(threshold);
     const resolved = resolveOptions(options);
-    const rules = rulesOf(resolved.packs ?? []).filter((r) => !wellFormed || Severities.atLeast(r.severity, threshold));
+    const rules = rulesOf(resolved.packs ?? []).filter((r) => !wellFormed || alwaysBlocks(r.id) || Severities.atLeast(r.severity, threshold));
     const optionAcks = acknowledgementsByWorkload(resolved);
     return contextsOf(manifests, resolved)
       .flatMap((ctx) => reviewWorkload(ctx, rules, optionAcks, threshold).findings)
@@ -502,10 +519,10 @@ function reviewWorkload(
     for (const rule of rules) drafts.push(...runRule(rule, ctx));
   }
 
-  const findings = drafts.filter((d) => threshold === undefined || Severities.atLeast(d.severity, threshold)).map((d) => {
+  const findings = drafts.filter((d) => threshold === undefined || alwaysBlocks(d.rule) || Severities.atLeast(d.severity, threshold)).map((d) => {
     const message = `${ref}${d.container !== undefined ? `, container ${JSON.stringify(d.container)}` : ''}: ${d.message}` +
       `${d.field !== undefined ? ` (${d.field})` : ''}`;
-    const matching = acks.filter((a) => a.rule === d.rule && (a.container === undefined || a.container === d.container));
+    const matching = alwaysBlocks(d.rule) ? [] : acks.filter((a) => a.rule === d.rule && (a.container === undefined || a.container === d.container));
     const reasonsGiven = [...new Set(matching.map((a) => a.reason.trim()))];
     const explanation = explainedBy(d, reasons);
     if (explanation !== undefined) reasonsGiven.push(explanation);

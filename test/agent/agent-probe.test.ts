@@ -1,7 +1,8 @@
 import { Chart, Duration, Testing } from 'cdk8s';
 import { acknowledgeAll } from './review-helper';
 import { AgentProbe } from '../../src/agent/agent-probe';
-import { NodeAgent, NodeAgentProps } from '../../src/agent/node-agent';
+import { NodeAgent } from '../../src/agent/node-agent';
+import { NodeAgentProps } from '../../src/agent/node-agent-props';
 import { synthValid } from '../util/k8s-schema';
 
 const image = 'registry.example.com/node-agent:1.2.0';

@@ -2,7 +2,8 @@ import { Chart, Testing } from 'cdk8s';
 import { HostPathVolumeType, MountPropagation } from 'cdk8s-plus-28';
 import { acknowledgeAll } from './review-helper';
 import { HostMount } from '../../src/agent/host-mount';
-import { NodeAgent, NodeAgentProps } from '../../src/agent/node-agent';
+import { NodeAgent } from '../../src/agent/node-agent';
+import { NodeAgentProps } from '../../src/agent/node-agent-props';
 import { HostAccessReasons } from '../../src/model/host-access-reasons';
 import { synthValid } from '../util/k8s-schema';
 
@@ -120,21 +121,25 @@ describe('rendered by NodeAgent', () => {
   });
 });
 
-describe('rejected by NodeAgent', () => {
+describe('rejected by the factories', () => {
   test.each([
-    ['a relative host path', HostMount.readOnly('var/log'), /^\[test\/node-agent\] hostMounts\[var\/log\] host path "var\/log" must be an absolute path/],
-    ['a ".." segment', HostMount.readOnly('/var/../etc'), /hostMounts\[\/var\/\.\.\/etc\] host path "\/var\/\.\.\/etc" must not contain "\." or "\.\." segments: write the path it resolves to, e.g. "\/etc"/],
-    ['a "." segment', HostMount.readOnly('/var/./log'), /must not contain "\." or "\.\." segments/],
-    ['an empty segment', HostMount.readOnly('/var//log'), /has an empty path segment \("\/\/"\): write "\/var\/log"/],
-    ['a relative mountPath', HostMount.readOnly('/var/log', { mountPath: 'logs' }), /hostMounts\[\/var\/log\] mountPath "logs" must be an absolute path/],
-    ['a blank read-write reason', HostMount.readWrite('/var/lib/x', '  '), /hostMounts\[\/var\/lib\/x\] \(read-write\) needs a reason/],
-    ['a multi-line read-write reason', HostMount.readWrite('/var/lib/x', 'a\nb'), /hostMounts\[\/var\/lib\/x\] \(read-write\): the reason must be a single line/],
-    ['a blank read-only reason', HostMount.readOnly('/var/log', { reason: '' }), /hostMounts\[\/var\/log\] needs a reason/],
-    ['an invalid volume name', HostMount.readOnly('/var/log', { volumeName: 'Logs' }), /hostMounts\[\/var\/log\] volumeName "Logs" is not a valid name/],
-  ])('%s', (_, mount, message) => {
-    expect(() => build({ hostMounts: [mount] })).toThrow(message);
+    ['a relative host path', () => HostMount.readOnly('var/log'), /^HostMount\.readOnly\("var\/log"\) host path "var\/log" must be an absolute path/],
+    ['a ".." segment', () => HostMount.readOnly('/var/../etc'), /^HostMount\.readOnly\("\/var\/\.\.\/etc"\) host path "\/var\/\.\.\/etc" must not contain "\." or "\.\." segments: write the path it resolves to, e.g. "\/etc"/],
+    ['a "." segment', () => HostMount.readOnly('/var/./log'), /must not contain "\." or "\.\." segments/],
+    ['an empty segment', () => HostMount.readOnly('/var//log'), /has an empty path segment \("\/\/"\): write "\/var\/log"/],
+    ['a relative mountPath', () => HostMount.readOnly('/var/log', { mountPath: 'logs' }), /^HostMount\.readOnly\("\/var\/log"\) mountPath "logs" must be an absolute path/],
+    ['a blank read-write reason', () => HostMount.readWrite('/var/lib/x', '  '), /^HostMount\.readWrite\("\/var\/lib\/x"\) \(read-write\) needs a reason/],
+    ['a multi-line read-write reason', () => HostMount.readWrite('/var/lib/x', 'a\nb'), /^HostMount\.readWrite\("\/var\/lib\/x"\) \(read-write\): the reason must be a single line/],
+    ['a blank read-only reason', () => HostMount.readOnly('/var/log', { reason: '' }), /^HostMount\.readOnly\("\/var\/log"\) needs a reason/],
+    ['an invalid volume name', () => HostMount.readOnly('/var/log', { volumeName: 'Logs' }), /^HostMount\.readOnly\("\/var\/log"\) volumeName "Logs" is not a valid name/],
+    ['an unknown type (JavaScript input)', () => HostMount.readOnly('/var/log', { type: 'Dir' as any }), /^HostMount\.readOnly\("\/var\/log"\): type "Dir" is not a HostPathVolumeType/],
+    ['an unknown propagation (JavaScript input)', () => HostMount.readOnly('/var/log', { propagation: 'Both' as any }), /^HostMount\.readOnly\("\/var\/log"\): propagation "Both" is not one of/],
+  ])('%s', (_, make, message) => {
+    expect(make).toThrow(message);
   });
+});
 
+describe('rejected by NodeAgent', () => {
   test('one mount path twice in a container, with or without a trailing slash', () => {
     expect(() => build({ hostMounts: [HostMount.readOnly('/a', { mountPath: '/m' }), HostMount.readOnly('/b', { mountPath: '/m/' })] }))
       .toThrow(/hostMounts\[\/b\]: mount path "\/m" is already used by another mount of container "agent"/);
@@ -144,8 +149,8 @@ describe('rejected by NodeAgent', () => {
     expect(() => build({ hostMounts: [{ hostPath: '/var/log' } as any] })).toThrow(/hostMounts\[\/var\/log\] must be created with HostMount\.readOnly\(\) or HostMount\.readWrite\(\)/);
   });
 
-  test('Bidirectional propagation without privileged fails at synth', () => {
+  test('Bidirectional propagation without privileged fails at synth: the API server would reject it', () => {
     expect(() => daemonSet({ hostMounts: [HostMount.readOnly('/var/lib/kubelet', { propagation: MountPropagation.BIDIRECTIONAL })] }))
-      .toThrow(/\[test\/node-agent\] container "agent" mounts \/var\/lib\/kubelet with Bidirectional propagation, which Kubernetes allows only in privileged containers/);
+      .toThrow(/\[test\/node-agent\] security review: \[high\] NA-API-REJECTED: .*container "agent": mounts \/var\/lib\/kubelet with Bidirectional propagation, which Kubernetes allows only in privileged containers/);
   });
 });

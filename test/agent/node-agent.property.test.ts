@@ -393,9 +393,15 @@ interface Mutation {
   readonly what: string;
   readonly field: RegExp;
   readonly apply: (p: NodeAgentProps) => NodeAgentProps;
+  /**
+   * Set when the value class's factory rejects the change as the value is built (HostMount, Toleration, NodeRequirement,
+   * AgentUpdateStrategy validate their own arguments): the error then starts with the factory's name, not the construct path.
+   */
+  readonly factory?: string;
 }
 
 const M = (what: string, field: RegExp, apply: (p: NodeAgentProps) => NodeAgentProps): Mutation => ({ what, field, apply });
+const F = (factory: string, what: string, field: RegExp, apply: (p: NodeAgentProps) => NodeAgentProps): Mutation => ({ what, field, apply, factory });
 
 const BAD_IMAGES = ['', '   ', 'nginx', 'registry.example.com/node-agent', 'nginx:latest', 'registry.example.com/agent:latest', 'Nginx:1.0',
   'nginx:1.0@sha256:short', 'a//b:1', 'nginx:-1', 'nginx:', 'http://registry.example.com/agent:1', 'agent:1 ', `agent:${'x'.repeat(129)}`, 'localhost:5000/agent'];
@@ -421,6 +427,7 @@ const withPort = (p: NodeAgentProps, port: any) => ({ ...p, ports: [{ name: 'mut
 const required = (...requirements: NodeRequirement[]) => [{ requirements }];
 const rolling = (maxUnavailable?: PercentOrAbsolute, maxSurge?: PercentOrAbsolute) => AgentUpdateStrategy.rollingUpdate({ maxUnavailable, maxSurge });
 const ALL_TYPES = Object.values(HostPathVolumeType);
+const ROLLING = 'AgentUpdateStrategy.rollingUpdate';
 
 /** mutations the library rejects as it should. */
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
@@ -430,15 +437,15 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.constantFrom(...BAD_IMAGES).map((i) => M(`init image ${JSON.stringify(i)}`, new RegExp(`initContainers\\[${SECOND}\\]\\.image`), (p) => ({ ...p, initContainers: [...p.initContainers ?? [], { name: SECOND, image: i }] }))),
   fc.constant(M('an image from a registry not allowed', /image .*allowedRegistries/, (p) => ({ ...p, allowedRegistries: ['only.example.com'] }))),
   // host paths
-  fc.tuple(fc.constantFrom(...BAD_PATHS), fc.boolean()).map(([hp, rw]) => M(`host path ${JSON.stringify(hp)}`, /hostMounts\[/,
+  fc.tuple(fc.constantFrom(...BAD_PATHS), fc.boolean()).map(([hp, rw]) => F(`HostMount.${rw ? 'readWrite' : 'readOnly'}`, `host path ${JSON.stringify(hp)}`, / host path /,
     (p) => withMount(p, rw ? HostMount.readWrite(hp, 'writes', { mountPath: FREE }) : HostMount.readOnly(hp, { mountPath: FREE })))),
-  fc.constantFrom(...BAD_PATHS).map((mp) => M(`mountPath ${JSON.stringify(mp)}`, /hostMounts\[\/MUTATION\] mountPath/, (p) => withMount(p, HostMount.readOnly('/MUTATION', { mountPath: mp })))),
+  fc.constantFrom(...BAD_PATHS).map((mp) => F('HostMount.readOnly', `mountPath ${JSON.stringify(mp)}`, /\("\/MUTATION"\) mountPath/, (p) => withMount(p, HostMount.readOnly('/MUTATION', { mountPath: mp })))),
   fc.constantFrom(...BAD_PATHS).map((d) => M(`scratch dir ${JSON.stringify(d)}`, /scratchDirs\[/, (p) => ({ ...p, scratchDirs: [...p.scratchDirs ?? [], d] }))),
   fc.constantFrom(...BAD_PATHS).map((d) => M(`configMountPath ${JSON.stringify(d)}`, /configMountPath/, (p) => ({ ...p, configFiles: { 'a.conf': 'x' }, configMountPath: d }))),
   fc.constantFrom(FREE, `${FREE}/`).map((second) => M(`a mount path used twice (${second})`, /already used/,
     (p) => withMount(p, HostMount.readOnly('/MUTATION/a', { mountPath: FREE }), HostMount.readOnly('/MUTATION/b', { mountPath: second })))),
   fc.constant(M('a scratch dir on a mount path', /(hostMounts|scratchDirs)\[\/MUTATION\/path\].*already used/, (p) => ({ ...withMount(p, HostMount.readOnly(FREE)), scratchDirs: [...p.scratchDirs ?? [], FREE] }))),
-  fc.constantFrom('Bad_Volume', 'a.b', `${'v'.repeat(64)}`).map((v) => M(`volumeName ${v}`, /volumeName/, (p) => withMount(p, HostMount.readOnly(FREE, { volumeName: v })))),
+  fc.constantFrom('Bad_Volume', 'a.b', `${'v'.repeat(64)}`).map((v) => F('HostMount.readOnly', `volumeName ${v}`, /volumeName/, (p) => withMount(p, HostMount.readOnly(FREE, { volumeName: v })))),
   fc.constant(M('Bidirectional without privileged', /Bidirectional/, (p) => ({
     ...withMount({ ...p, hostMounts: (p.hostMounts ?? []).filter((m) => m.propagation !== MountPropagation.BIDIRECTIONAL) }, HostMount.readOnly(FREE, { propagation: MountPropagation.BIDIRECTIONAL, volumeName: 'mutation' })),
     privileged: undefined,
@@ -448,8 +455,8 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
     M(`${f} reason ${JSON.stringify(r)}`, new RegExp(`\\b${f}\\b`), (p) => ({ ...p, [f]: { reason: r }, runAsUser: undefined }))),
   fc.constantFrom(...BLANK_REASONS, ...MULTILINE_REASONS).map((r) => M(`capability reason ${JSON.stringify(r)}`, /capabilities/,
     (p) => ({ ...p, capabilities: [{ capability: Capability.NET_ADMIN, reason: r }] }))),
-  fc.constantFrom(...BLANK_REASONS, ...MULTILINE_REASONS).map((r) => M(`read-write mount reason ${JSON.stringify(r)}`, /hostMounts\[\/MUTATION\/path\] \(read-write\)/, (p) => withMount(p, HostMount.readWrite(FREE, r)))),
-  fc.constantFrom(...BLANK_REASONS, ...MULTILINE_REASONS).map((r) => M(`read-only mount reason ${JSON.stringify(r)}`, /hostMounts\[\/MUTATION\/path\]/, (p) => withMount(p, HostMount.readOnly(FREE, { reason: r })))),
+  fc.constantFrom(...BLANK_REASONS, ...MULTILINE_REASONS).map((r) => F('HostMount.readWrite', `read-write mount reason ${JSON.stringify(r)}`, /\("\/MUTATION\/path"\) \(read-write\)/, (p) => withMount(p, HostMount.readWrite(FREE, r)))),
+  fc.constantFrom(...BLANK_REASONS, ...MULTILINE_REASONS).map((r) => F('HostMount.readOnly', `read-only mount reason ${JSON.stringify(r)}`, /\("\/MUTATION\/path"\)/, (p) => withMount(p, HostMount.readOnly(FREE, { reason: r })))),
   fc.constantFrom(...BLANK_REASONS, ...MULTILINE_REASONS).map((r) => M(`hostPort reason ${JSON.stringify(r)}`, /ports\[mutation-host\]\.hostPort/, (p) => withPort(p, { name: 'mutation-host', containerPort: 9, hostPort: { port: 9, reason: r } }))),
   fc.constantFrom(...BLANK_REASONS, ...MULTILINE_REASONS).map((r) => M(`sidecar privileged reason ${JSON.stringify(r)}`, new RegExp(`sidecars\\[${SECOND}\\]\\.privileged`), (p) => withSidecar(p, { privileged: { reason: r } }))),
   // labels and names
@@ -460,11 +467,11 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.constantFrom('app.kubernetes.io/name', 'app.kubernetes.io/managed-by').map((k) => M(`label ${k}`, /labels: "app\.kubernetes\.io/, (p) => ({ ...p, labels: { ...p.labels, [k]: 'x' } }))),
   fc.constantFrom(...BAD_LABEL_KEYS).map((k) => M(`pod annotation key ${JSON.stringify(k)}`, /podAnnotations/, (p) => ({ ...p, podAnnotations: { ...p.podAnnotations, [k]: 'x' } }))),
   fc.constantFrom(...BAD_LABEL_KEYS).map((k) => M(`service annotation key ${JSON.stringify(k)}`, /service\.annotations/, (p) => ({ ...withPort(p, { name: 'other', containerPort: 9 }), service: { ports: ['mutation'], annotations: { [k]: 'x' } } }))),
-  fc.constantFrom(...BAD_LABEL_KEYS).map((k) => M(`toleration key ${JSON.stringify(k)}`, /tolerations/, (p) => withToleration(p, Toleration.exists(k)))),
-  fc.constantFrom(...BAD_LABEL_VALUES).map((v) => M(`toleration value ${JSON.stringify(v)}`, /tolerations\[mutation\] value/, (p) => withToleration(p, Toleration.equal('mutation', v)))),
-  fc.constantFrom(...BAD_LABEL_KEYS).map((k) => M(`affinity key ${JSON.stringify(k)}`, /requiredNodeAffinity\[0\]/, (p) => ({ ...p, requiredNodeAffinity: required(NodeRequirement.exists(k)) }))),
-  fc.constantFrom(...BAD_LABEL_VALUES).map((v) => M(`affinity value ${JSON.stringify(v)}`, /requiredNodeAffinity\[0\] zone/, (p) => ({ ...p, requiredNodeAffinity: required(NodeRequirement.in('zone', ['a', v])) }))),
-  fc.constantFrom(...BAD_SUBDOMAINS).map((n) => M(`node name ${JSON.stringify(n)}`, /requiredNodeAffinity\[0\] node name/, (p) => ({ ...p, requiredNodeAffinity: required(NodeRequirement.notNamed(n)) }))),
+  fc.constantFrom(...BAD_LABEL_KEYS).map((k) => F('Toleration.exists', `toleration key ${JSON.stringify(k)}`, /key/, (p) => withToleration(p, Toleration.exists(k)))),
+  fc.constantFrom(...BAD_LABEL_VALUES).map((v) => F('Toleration.equal', `toleration value ${JSON.stringify(v)}`, /\("mutation"\) value/, (p) => withToleration(p, Toleration.equal('mutation', v)))),
+  fc.constantFrom(...BAD_LABEL_KEYS).map((k) => F('NodeRequirement.exists', `affinity key ${JSON.stringify(k)}`, /key/, (p) => ({ ...p, requiredNodeAffinity: required(NodeRequirement.exists(k)) }))),
+  fc.constantFrom(...BAD_LABEL_VALUES).map((v) => F('NodeRequirement.in', `affinity value ${JSON.stringify(v)}`, /\("zone"\) value/, (p) => ({ ...p, requiredNodeAffinity: required(NodeRequirement.in('zone', ['a', v])) }))),
+  fc.constantFrom(...BAD_SUBDOMAINS).map((n) => F('NodeRequirement.notNamed', `node name ${JSON.stringify(n)}`, /node name/, (p) => ({ ...p, requiredNodeAffinity: required(NodeRequirement.notNamed(n)) }))),
   fc.constantFrom(...BAD_NAMES).map((n) => M(`name ${JSON.stringify(n)}`, /\bname "/, (p) => ({ ...p, name: n }))),
   fc.constantFrom(...BAD_NAMES).map((n) => M(`namespace ${JSON.stringify(n)}`, /namespace "/, (p) => ({ ...p, namespace: n }))),
   fc.constantFrom(...BAD_NAMES).map((n) => M(`sidecar name ${JSON.stringify(n)}`, /sidecars\[.*\]\.name/, (p) => ({ ...p, sidecars: [{ name: n, image: IMAGE }] }))),
@@ -472,28 +479,28 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   // placement
   fc.constant(M('an empty requiredNodeAffinity', /requiredNodeAffinity is empty/, (p) => ({ ...p, requiredNodeAffinity: [] }))),
   fc.constant(M('a term without requirements', /preferredNodeAffinity\[0\] has no requirements/, (p) => ({ ...p, preferredNodeAffinity: [{ weight: 1, requirements: [] }] }))),
-  fc.constantFrom('in', 'notIn').map((op) => M(`${op} without values`, /requiredNodeAffinity\[0\]: (In|NotIn) on "zone"/, (p) => ({ ...p, requiredNodeAffinity: required((NodeRequirement as any)[op]('zone', [])) }))),
-  fc.tuple(fc.constantFrom(1.5, NaN, Infinity, -Infinity, 2 ** 60), fc.boolean()).map(([n, gt]) => M(`${gt ? 'Gt' : 'Lt'} ${n}`, /requiredNodeAffinity\[0\]: (Gt|Lt) on "cores"/,
+  fc.constantFrom('in', 'notIn').map((op) => F(`NodeRequirement.${op}`, `${op} without values`, /\("zone"\) needs at least one value/, (p) => ({ ...p, requiredNodeAffinity: required((NodeRequirement as any)[op]('zone', [])) }))),
+  fc.tuple(fc.constantFrom(1.5, NaN, Infinity, -Infinity, 2 ** 60), fc.boolean()).map(([n, gt]) => F(`NodeRequirement.${gt ? 'greaterThan' : 'lessThan'}`, `${gt ? 'Gt' : 'Lt'} ${n}`, /(Gt|Lt) on "cores"/,
     (p) => ({ ...p, requiredNodeAffinity: required(gt ? NodeRequirement.greaterThan('cores', n) : NodeRequirement.lessThan('cores', n)) }))),
   fc.constantFrom(0, -1, 101, 1000, 1.5, NaN).map((w) => M(`weight ${w}`, /preferredNodeAffinity\[0\]\.weight/, (p) => ({ ...p, preferredNodeAffinity: [{ weight: w, requirements: [NodeRequirement.exists('x')] }] }))),
-  fc.constantFrom(TaintEffect.NO_SCHEDULE, TaintEffect.PREFER_NO_SCHEDULE, undefined).map((e) => M(`evictAfter with effect ${e}`, /tolerations\[mutation\]: evictAfter/,
+  fc.constantFrom(TaintEffect.NO_SCHEDULE, TaintEffect.PREFER_NO_SCHEDULE, undefined).map((e) => F('Toleration.exists', `evictAfter with effect ${e}`, /\("mutation"\): evictAfter/,
     (p) => withToleration(p, Toleration.exists('mutation', { effect: e, evictAfter: Duration.seconds(30) })))),
   fc.constant(M('a toleration given twice', /tolerations: .*given twice/, (p) => withToleration(withToleration(p, Toleration.exists('mutation')), Toleration.exists('mutation')))),
   // rollout
-  fc.tuple(fc.integer({ min: 1, max: 1000 }), fc.integer({ min: 1, max: 100 }), fc.boolean()).map(([u, s, pct]) => M('maxUnavailable and maxSurge both non-zero', /updateStrategy: .*maxSurge/,
+  fc.tuple(fc.integer({ min: 1, max: 1000 }), fc.integer({ min: 1, max: 100 }), fc.boolean()).map(([u, s, pct]) => F(ROLLING, 'maxUnavailable and maxSurge both non-zero', /rollingUpdate: .*maxSurge/,
     (p) => ({ ...p, updateStrategy: rolling(pct ? PercentOrAbsolute.percent(s) : PercentOrAbsolute.absolute(u), PercentOrAbsolute.absolute(s)) }))),
   fc.constantFrom(
     [PercentOrAbsolute.absolute(0), undefined],
     [PercentOrAbsolute.percent(0), PercentOrAbsolute.absolute(0)],
     [PercentOrAbsolute.absolute(0), PercentOrAbsolute.percent(0)],
   )
-    .map(([u, s]) => M('maxUnavailable and maxSurge both zero', /updateStrategy: maxUnavailable cannot be 0/, (p) => ({ ...p, updateStrategy: rolling(u, s) }))),
-  fc.tuple(fc.integer({ min: 101, max: 100000 }), fc.boolean()).map(([n, surge]) => M(`${n}%`, new RegExp(`updateStrategy: .*${n}%`),
+    .map(([u, s]) => F(ROLLING, 'maxUnavailable and maxSurge both zero', /rollingUpdate: maxUnavailable cannot be 0/, (p) => ({ ...p, updateStrategy: rolling(u, s) }))),
+  fc.tuple(fc.integer({ min: 101, max: 100000 }), fc.boolean()).map(([n, surge]) => F(ROLLING, `${n}%`, new RegExp(`rollingUpdate: .*${n}%`),
     (p) => ({
       ...p,
       updateStrategy: surge ? rolling(PercentOrAbsolute.absolute(0), PercentOrAbsolute.percent(n)) : rolling(PercentOrAbsolute.percent(n)),
     }))),
-  fc.integer({ min: -1000, max: -1 }).map((n) => M(`a budget of ${n}`, /updateStrategy: maxUnavailable/, (p) => ({ ...p, updateStrategy: rolling(PercentOrAbsolute.absolute(n)) }))),
+  fc.integer({ min: -1000, max: -1 }).map((n) => F(ROLLING, `a budget of ${n}`, /rollingUpdate: maxUnavailable/, (p) => ({ ...p, updateStrategy: rolling(PercentOrAbsolute.absolute(n)) }))),
   fc.constantFrom(-1, 1.5, 2 ** 31).map((n) => M(`revisionHistoryLimit ${n}`, /revisionHistoryLimit/, (p) => ({ ...p, revisionHistoryLimit: n }))),
   // containers
   fc.constantFrom(0, -1, 1.5, 2 ** 31).map((u) => M(`runAsUser ${u}`, /runAsUser/, (p) => ({ ...p, runAsUser: u, runAsRoot: undefined }))),
@@ -549,12 +556,25 @@ function errorOf(c: AgentCase, props: NodeAgentProps): unknown {
 
 /**
  * An `Error` (not a TypeError or other crash) whose message starts with the construct path, or, for checks
- * run at synth, the validation report cdk8s and `synthValid` print: one `[<path>] ...` line per error.
+ * run at synth, the validation report cdk8s and `synthValid` print: one `[<path>] ...` line per error. A mutation that a
+ * value class's factory rejects fails as the props are built, with an error that starts with the factory's name.
  */
-function checkRejection(e: unknown, constructPath: string, field: RegExp, what: string): void {
+function checkMutation(c: AgentCase, m: Mutation, base: NodeAgentProps): void {
+  let props: NodeAgentProps;
+  try {
+    props = m.apply(base);
+  } catch (e) {
+    if (m.factory === undefined) fail(`${m.what}: building the props failed before the construct: ${(e as any)?.message ?? e}`);
+    checkRejection(e, m.factory, m.field, m.what);
+    return;
+  }
+  if (m.factory !== undefined) fail(`${m.what}: ${m.factory} accepted it`);
+  checkRejection(errorOf(c, props), `[test/${c.id}] `, m.field, m.what);
+}
+
+function checkRejection(e: unknown, prefix: string, field: RegExp, what: string): void {
   if (e === undefined) fail(`${what}: accepted silently`);
   if (!(e instanceof Error) || e.constructor !== Error) fail(`${what}: crashed with ${(e as any)?.constructor?.name}: ${(e as any)?.message ?? e}`);
-  const prefix = `[${constructPath}] `;
   const validation = 'Validation failed with the following errors:\n';
   const lines = e.message.startsWith(validation) ? e.message.slice(validation.length).split('\n').map((l) => l.trim()) : [e.message];
   if (!lines.every((l) => l.startsWith(prefix))) fail(`${what}: the error does not start with ${prefix}: ${e.message}`);
@@ -565,7 +585,7 @@ describe('random invalid props (one invalid change to valid props)', () => {
   test('fail with an Error that starts with the construct path and names the field', () => {
     fc.assert(fc.property(agentCase, mutation, (c, m) => {
       // registries are left open so that the containers some mutations add are judged on what the mutation breaks
-      checkRejection(errorOf(c, m.apply({ ...c.props, allowedRegistries: undefined })), `test/${c.id}`, m.field, m.what);
+      checkMutation(c, m, { ...c.props, allowedRegistries: undefined });
     }), { numRuns: runs(400) });
   });
 });
@@ -585,7 +605,7 @@ describe('regressions (fixed): invalid props rejected with the construct path an
       fc.tuple(fc.constantFrom('liveness', 'readiness', 'startup'), fc.constantFrom('timeout', 'period', 'initialDelay'), fc.integer({ min: 1, max: 999 }))
         .map(([kind, option, ms]) => M(`${kind} probe ${option} ${1000 + ms}ms`, new RegExp(`probe ${option}`),
           (p) => ({ ...p, [kind]: AgentProbe.tcpSocket(80, { [option]: Duration.millis(1000 + ms) }) }))),
-      fc.integer({ min: 1, max: 999 }).map((ms) => M(`evictAfter ${1000 + ms}ms`, /tolerations\[mutation\] evictAfter/,
+      fc.integer({ min: 1, max: 999 }).map((ms) => F('Toleration.exists', `evictAfter ${1000 + ms}ms`, /\("mutation"\) evictAfter/,
         (p) => withToleration(p, Toleration.exists('mutation', { effect: TaintEffect.NO_EXECUTE, evictAfter: Duration.millis(1000 + ms) })))),
       fc.constantFrom('minReady', 'terminationGracePeriod').map((f) => M(`${f} 1500ms`, new RegExp(f), (p) => ({ ...p, [f]: Duration.millis(1500) }))),
     )],
@@ -618,7 +638,7 @@ describe('regressions (fixed): invalid props rejected with the construct path an
 
   test.each(knownBugs)('%s fails with an Error that starts with the construct path and names the field', (_, mutations) => {
     fc.assert(fc.property(smallCase, mutations, (c, m) => {
-      checkRejection(errorOf(c, m.apply(c.props)), `test/${c.id}`, m.field, m.what);
+      checkMutation(c, m, c.props);
     }), { numRuns: runs(20) });
   });
 
@@ -633,10 +653,10 @@ describe('regressions (fixed): invalid props rejected with the construct path an
     M('minReady: 30', /minReady/, (p) => ({ ...p, minReady: 30 as any })),
     M('terminationGracePeriod: 30', /terminationGracePeriod/, (p) => ({ ...p, terminationGracePeriod: 30 as any })),
     M('resources: { memoryRequest: 128 }', /resources/, (p) => ({ ...p, resources: { memoryRequest: 128 as any } })),
-    M('evictAfter: 300', /evictAfter/, (p) => withToleration(p, Toleration.exists('k', { effect: TaintEffect.NO_EXECUTE, evictAfter: 300 as any }))),
+    F('Toleration.exists', 'evictAfter: 300', /evictAfter/, (p) => withToleration(p, Toleration.exists('k', { effect: TaintEffect.NO_EXECUTE, evictAfter: 300 as any }))),
   ].map((m) => [m.what, m] as const))('untyped (JavaScript) input %s fails with an Error that starts with the construct path', (_, m) => {
     fc.assert(fc.property(smallCase, (c) => {
-      checkRejection(errorOf(c, m.apply(c.props)), `test/${c.id}`, m.field, m.what);
+      checkMutation(c, m, c.props);
     }), { numRuns: runs(5) });
   });
 });
@@ -748,7 +768,7 @@ describe('regressions (fixed): valid props that failed or lost a value', () => {
       const hostPath = cl.hostPath ?? `/host${p}`;
       const props = { ...cl.extra, hostMounts: [HostMount.readOnly(hostPath, { volumeName: cl.volumeName })] };
       const e = errorOf({ id: 'node-agent', props: { image: IMAGE } }, { image: IMAGE, ...props });
-      if (e !== undefined) return checkRejection(e, 'test/node-agent', /volumeName|host mounts/, 'a clashing volume name');
+      if (e !== undefined) return checkRejection(e, '[test/node-agent] ', /volumeName|host mounts/, 'a clashing volume name');
       expect(volumeAt(synthOne(props), hostPath).hostPath?.path).toBe(hostPath);
     }), { numRuns: runs(20) });
   });
@@ -786,7 +806,7 @@ describe('regressions (fixed): valid props that failed or lost a value', () => {
     fc.assert(fc.property(fc.string({ minLength: 1, maxLength: 10 }), (value) => {
       const props = { podAnnotations: { 'checksum/config': value }, configFiles: { 'a.conf': 'x' } };
       const e = errorOf({ id: 'node-agent', props: { image: IMAGE } }, { image: IMAGE, ...props });
-      if (e !== undefined) return checkRejection(e, 'test/node-agent', /podAnnotations/, 'checksum/config');
+      if (e !== undefined) return checkRejection(e, '[test/node-agent] ', /podAnnotations/, 'checksum/config');
       expect(only(synthOne(props), 'DaemonSet').spec.template.metadata.annotations['checksum/config']).toBe(value);
     }), { numRuns: runs(10) });
   });

@@ -1,6 +1,7 @@
 import { Chart, Testing } from 'cdk8s';
 import { acknowledgeAll } from './review-helper';
-import { NodeAgent, NodeAgentProps } from '../../src/agent/node-agent';
+import { NodeAgent } from '../../src/agent/node-agent';
+import { NodeAgentProps } from '../../src/agent/node-agent-props';
 import { NodeRequirement } from '../../src/agent/node-requirement';
 import { synthValid } from '../util/k8s-schema';
 
@@ -77,20 +78,26 @@ describe('rendered by NodeAgent', () => {
   });
 });
 
-describe('rejected by NodeAgent', () => {
-  const required = (...requirements: NodeRequirement[]) => ({ requiredNodeAffinity: [{ requirements }] });
+describe('rejected by the factories', () => {
   test.each([
-    ['an invalid label key', required(NodeRequirement.exists('bad key')), /^\[test\/node-agent\] requiredNodeAffinity\[0\]: "bad key" is not a valid label key/],
-    ['an invalid label value', required(NodeRequirement.in('zone', ['a', 'b c'])), /requiredNodeAffinity\[0\] zone: "b c" is not a valid label value/],
-    ['In without values', required(NodeRequirement.in('zone', [])), /requiredNodeAffinity\[0\]: In on "zone" needs at least one value/],
-    ['NotIn without values', required(NodeRequirement.notIn('zone', [])), /requiredNodeAffinity\[0\]: NotIn on "zone" needs at least one value/],
-    ['Gt with a fraction', required(NodeRequirement.greaterThan('cores', 1.5)), /requiredNodeAffinity\[0\]: Gt on "cores" needs a whole number, got 1\.5/],
-    ['Lt with NaN', required(NodeRequirement.lessThan('cores', NaN)), /Lt on "cores" needs a whole number, got NaN/],
-    ['Gt beyond safe integers', required(NodeRequirement.greaterThan('cores', 2 ** 60)), /Gt on "cores" needs a whole number/],
-    ['an invalid node name', required(NodeRequirement.named('Node_1')), /requiredNodeAffinity\[0\] node name "Node_1" is not a valid name/],
-    ['an empty required affinity', { requiredNodeAffinity: [] }, /requiredNodeAffinity is empty/],
+    ['an invalid label key', () => NodeRequirement.exists('bad key'), /^NodeRequirement\.exists key: "bad key" is not a valid label key/],
+    ['an invalid label value', () => NodeRequirement.in('zone', ['a', 'b c']), /^NodeRequirement\.in\("zone"\) value: "b c" is not a valid label value/],
+    ['In without values', () => NodeRequirement.in('zone', []), /^NodeRequirement\.in\("zone"\) needs at least one value/],
+    ['NotIn without values', () => NodeRequirement.notIn('zone', []), /^NodeRequirement\.notIn\("zone"\) needs at least one value/],
+    ['Gt with a fraction', () => NodeRequirement.greaterThan('cores', 1.5), /^NodeRequirement\.greaterThan: Gt on "cores" needs a whole number, got 1\.5/],
+    ['Lt with NaN', () => NodeRequirement.lessThan('cores', NaN), /^NodeRequirement\.lessThan: Lt on "cores" needs a whole number, got NaN/],
+    ['Gt beyond safe integers', () => NodeRequirement.greaterThan('cores', 2 ** 60), /Gt on "cores" needs a whole number/],
+    ['an invalid node name', () => NodeRequirement.named('Node_1'), /^NodeRequirement\.named node name "Node_1" is not a valid name/],
+  ])('%s', (_, make, message) => {
+    expect(make).toThrow(message);
+  });
+});
+
+describe('rejected by NodeAgent', () => {
+  test.each([
+    ['an empty required affinity', { requiredNodeAffinity: [] }, /^\[test\/node-agent\] requiredNodeAffinity is empty/],
     ['a term without requirements', { requiredNodeAffinity: [{ requirements: [] }] }, /requiredNodeAffinity\[0\] has no requirements/],
-    ['a requirement not made by the factories', required({ key: 'a', operator: 'Exists' } as any), /requiredNodeAffinity\[0\]: requirements must be created with NodeRequirement\.in\(\)/],
+    ['a requirement not made by the factories', { requiredNodeAffinity: [{ requirements: [{ key: 'a', operator: 'Exists' } as any] }] }, /requiredNodeAffinity\[0\]: requirements must be created with NodeRequirement\.in\(\)/],
     ['a weight of 0', { preferredNodeAffinity: [{ weight: 0, requirements: [NodeRequirement.exists('a')] }] }, /preferredNodeAffinity\[0\]\.weight must be a whole number from 1 to 100, got 0/],
     ['a weight of 101', { preferredNodeAffinity: [{ weight: 101, requirements: [NodeRequirement.exists('a')] }] }, /preferredNodeAffinity\[0\]\.weight must be a whole number from 1 to 100, got 101/],
     ['a fractional weight', { preferredNodeAffinity: [{ weight: 2.5, requirements: [NodeRequirement.exists('a')] }] }, /preferredNodeAffinity\[0\]\.weight .* got 2\.5/],

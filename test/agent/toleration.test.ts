@@ -100,21 +100,23 @@ describe('rendered by NodeAgent', () => {
   });
 });
 
-describe('rejected by NodeAgent', () => {
+describe('rejected by the factories', () => {
   test.each([
-    ['an invalid key', Toleration.exists('bad key'), /^\[test\/node-agent\] tolerations: "bad key" is not a valid label key/],
-    ['an empty key', Toleration.exists(''), /tolerations: "" is not a valid label key/],
-    ['an invalid value', Toleration.equal('dedicated', 'a b'), /tolerations\[dedicated\] value: "a b" is not a valid label value/],
-    ['evictAfter without an effect', Toleration.exists('k', { evictAfter: Duration.seconds(5) }), /tolerations\[k\]: evictAfter applies only to NoExecute taints: set effect: TaintEffect.NO_EXECUTE or remove evictAfter/],
-    ['evictAfter with NoSchedule', Toleration.equal('k', 'v', { effect: TaintEffect.NO_SCHEDULE, evictAfter: Duration.seconds(5) }), /tolerations\[k\]: evictAfter applies only to NoExecute/],
-    ['an unknown effect', Toleration.exists('k', { effect: 'NoRun' as TaintEffect }), /tolerations\[k\]: effect "NoRun" is not one of NoSchedule, PreferNoSchedule, NoExecute/],
-  ])('%s', (_, t, message) => {
-    expect(() => build(t)).toThrow(message);
+    ['an invalid key', () => Toleration.exists('bad key'), /^Toleration\.exists key: "bad key" is not a valid label key/],
+    ['an empty key', () => Toleration.exists(''), /^Toleration\.exists key: "" is not a valid label key/],
+    ['an invalid value', () => Toleration.equal('dedicated', 'a b'), /^Toleration\.equal\("dedicated"\) value: "a b" is not a valid label value/],
+    ['evictAfter without an effect', () => Toleration.exists('k', { evictAfter: Duration.seconds(5) }), /^Toleration\.exists\("k"\): evictAfter applies only to NoExecute taints: set effect: TaintEffect.NO_EXECUTE or remove evictAfter/],
+    ['evictAfter with NoSchedule', () => Toleration.equal('k', 'v', { effect: TaintEffect.NO_SCHEDULE, evictAfter: Duration.seconds(5) }), /^Toleration\.equal\("k"\): evictAfter applies only to NoExecute/],
+    ['an unknown effect', () => Toleration.exists('k', { effect: 'NoRun' as TaintEffect }), /^Toleration\.exists\("k"\): effect "NoRun" is not one of NoSchedule, PreferNoSchedule, NoExecute/],
+  ])('%s', (_, make, message) => {
+    expect(make).toThrow(message);
   });
+});
 
+describe('rejected by NodeAgent', () => {
   test('the same toleration twice', () => {
     expect(() => build(Toleration.controlPlane(), Toleration.controlPlane()))
-      .toThrow(/tolerations: the toleration for "node-role.kubernetes.io\/control-plane" \(Exists, NoSchedule\) is given twice/);
+      .toThrow(/^\[test\/node-agent\] tolerations: the toleration for "node-role.kubernetes.io\/control-plane" \(Exists, NoSchedule\) is given twice/);
     expect(() => build(Toleration.everything(), Toleration.everything())).toThrow(/the toleration for "\*" \(Exists\) is given twice/);
   });
 

@@ -72,7 +72,7 @@ describe('rendered by NodeAgent', () => {
   });
 });
 
-describe('rejected by NodeAgent', () => {
+describe('rejected by AgentUpdateStrategy.rollingUpdate', () => {
   test.each([
     ['both budgets non-zero', { maxUnavailable: abs(1), maxSurge: abs(1) }, /maxSurge 1 may not be set when maxUnavailable is non-zero \(maxUnavailable is 1\)/],
     ['a surge beside the default unavailability, in percent', { maxUnavailable: pct(10), maxSurge: pct(10) }, /maxSurge "10%" may not be set when maxUnavailable is non-zero/],
@@ -83,10 +83,16 @@ describe('rejected by NodeAgent', () => {
     ['a negative count', { maxUnavailable: abs(-1) }, /maxUnavailable -1 is negative/],
     ['a fraction of a node', { maxUnavailable: abs(1.5) }, /maxUnavailable 1\.5 is not a whole number of nodes/],
   ])('%s', (_, options, message) => {
-    expect(() => agent(AgentUpdateStrategy.rollingUpdate(options))).toThrow(message);
-    expect(() => agent(AgentUpdateStrategy.rollingUpdate(options))).toThrow(/^\[test\/node-agent\] updateStrategy: /);
+    expect(() => AgentUpdateStrategy.rollingUpdate(options)).toThrow(message);
+    expect(() => AgentUpdateStrategy.rollingUpdate(options)).toThrow(/^AgentUpdateStrategy\.rollingUpdate: /);
   });
 
+  test('a budget that is not a PercentOrAbsolute (JavaScript input)', () => {
+    expect(() => AgentUpdateStrategy.rollingUpdate({ maxUnavailable: 1 as any })).toThrow(/^AgentUpdateStrategy\.rollingUpdate: maxUnavailable must be a PercentOrAbsolute .*, got 1$/);
+  });
+});
+
+describe('rejected by NodeAgent', () => {
   test('something that is not an AgentUpdateStrategy', () => {
     expect(() => agent({ type: 'RollingUpdate' } as any)).toThrow(/updateStrategy must be created with AgentUpdateStrategy\.rollingUpdate\(\) or onDelete\(\)/);
   });

@@ -178,6 +178,47 @@ describe('review: exit status', () => {
   });
 });
 
+describe('review: the API server\'s rules, on plain YAML', () => {
+  test('reports each rule the API server enforces (NA-API-REJECTED), whatever the packs, and --fail-on critical fails on them', async () => {
+    const t = tempFiles();
+    const file = t.write('bad.yaml', yamlStream(ds('bad', {
+      hostNetwork: true,
+      containers: [
+        container({ ports: [{ name: 'metrics', containerPort: 9100, hostPort: 9101 }] }),
+        container({ name: 'second', ports: [{ containerPort: 9101, hostPort: 9101 }], volumeMounts: [{ name: 'kubelet', mountPath: '/var/lib/kubelet', mountPropagation: 'Bidirectional' }] }),
+      ],
+      volumes: [{ name: 'kubelet', hostPath: { path: '/var/lib/kubelet', type: 'Directory' } }],
+    })));
+    for (const packs of [[], ['--pack', 'pss-restricted']]) {
+      const r = await runCli('review', '--json', ...packs, file);
+      expect(r.code).toBe(0);
+      const findings = JSON.parse(r.stdout).workloads[0].findings.filter((f: any) => f.rule === 'NA-API-REJECTED');
+      expect(findings.map((f: any) => [f.severity, f.container, f.field])).toEqual([
+        ['high', 'agent', 'spec.template.spec.containers[0].ports[0].hostPort'],
+        ['high', 'second', 'spec.template.spec.containers[1].ports[0].hostPort'],
+        ['high', 'second', 'spec.template.spec.containers[1].volumeMounts[0].mountPropagation'],
+      ]);
+      expect(findings.map((f: any) => f.message)).toEqual([
+        'DaemonSet observability/bad, container "agent": port metrics: on the host network hostPort (9101) must equal containerPort (9100); the API server rejects this (spec.template.spec.containers[0].ports[0].hostPort)',
+        'DaemonSet observability/bad, container "second": host port 9101/TCP is also bound by container "agent": a node has each port once; the API server rejects this (spec.template.spec.containers[1].ports[0].hostPort)',
+        'DaemonSet observability/bad, container "second": mounts /var/lib/kubelet with Bidirectional propagation, which Kubernetes allows only in privileged containers; the API server rejects this (spec.template.spec.containers[1].volumeMounts[0].mountPropagation)',
+      ]);
+    }
+    expect((await runCli('review', '--fail-on', 'critical', file)).code).toBe(1);
+  });
+
+  test('an acknowledgement does not accept them: the manifest must change', async () => {
+    const t = tempFiles();
+    const manifest = ds('bad', { containers: [container({ securityContext: { privileged: true, allowPrivilegeEscalation: false } })] }, {
+      annotations: { 'node-agents.cdk8s.io/acknowledged': JSON.stringify([{ rule: 'NA-API-REJECTED', reason: 'we know' }]) },
+    });
+    const r = await runCli('review', '--json', t.write('ack.yaml', yamlStream(manifest)));
+    const finding = JSON.parse(r.stdout).workloads[0].findings.find((f: any) => f.rule === 'NA-API-REJECTED');
+    expect(finding.acknowledged).toBe(false);
+    expect(finding.message).toMatch(/sets privileged: true beside allowPrivilegeEscalation: false/);
+  });
+});
+
 describe('review: options', () => {
   test('--pack replaces the default packs; repeatable', async () => {
     const only = await runCli('review', '--json', '--pack', 'pss-baseline', CHART_SHAPED);

@@ -1,4 +1,5 @@
 // re-exports only
+export * from './api-rejected';
 export * from './automount-token';
 export * from './capabilities';
 export * from './dedicated-namespace';

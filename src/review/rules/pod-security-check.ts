@@ -1,4 +1,5 @@
-import { HostAccessItem, HostAccessType, PodSecurity, PodSecurityCheck, PodSecurityLevel } from '../../model';
+import { PodSecurity, PodSecurityCheck, PodSecurityLevel } from '../../model';
+import { descriptorOf } from '../../model/_host-privileges';
 import { hostAccessOf, podSecurityOf } from '../_memo';
 import { podField } from '../_workload';
 import { HostPrivilege, IReviewRule, RuleViolation, WorkloadContext } from '../review-rule';
@@ -139,23 +140,6 @@ const TEXTS: { [check: string]: CheckText } = {
   },
 };
 
-/** the capabilities baseline allows adding (the container runtimes' defaults). */
-const BASELINE_CAPABILITIES = new Set([
-  'AUDIT_WRITE', 'CHOWN', 'DAC_OVERRIDE', 'FOWNER', 'FSETID', 'KILL', 'MKNOD', 'NET_BIND_SERVICE', 'SETFCAP', 'SETGID', 'SETPCAP', 'SETUID', 'SYS_CHROOT',
-]);
-
-/**
- * The host privileges whose presence alone fails a baseline check, so that a reason recorded for each explains the
- * finding. The restricted checks fail on hardening that is missing, not on a privilege taken: none.
- */
-const PRIVILEGES_OF: { [check: string]: (item: HostAccessItem) => boolean } = {
-  [PodSecurityCheck.HOST_NAMESPACES]: (i) => [HostAccessType.HOST_NETWORK, HostAccessType.HOST_PID, HostAccessType.HOST_IPC].includes(i.type),
-  [PodSecurityCheck.PRIVILEGED]: (i) => i.type === HostAccessType.PRIVILEGED,
-  [PodSecurityCheck.CAPABILITIES_BASELINE]: (i) => i.type === HostAccessType.CAPABILITY && !BASELINE_CAPABILITIES.has(i.detail),
-  [PodSecurityCheck.HOST_PATH_VOLUMES]: (i) => i.type === HostAccessType.HOST_PATH,
-  [PodSecurityCheck.HOST_PORTS]: (i) => i.type === HostAccessType.HOST_PORT,
-};
-
 function shortCheck(check: string): string {
   return check.replace(/_(baseline|restricted)$/, '');
 }
@@ -208,16 +192,15 @@ export class PodSecurityCheckRule implements IReviewRule {
     const text = TEXTS[this.check];
     const failed = result.violations.filter((v) => v.check === this.check);
     if (failed.length === 0) return [];
-    const selector = PRIVILEGES_OF[this.check];
-    const privileges: HostPrivilege[] | undefined = selector
-      ? hostAccessOf(workload).filter(selector).map((i) => (i.container === undefined
-        ? { type: i.type, detail: i.detail }
-        : { type: i.type, detail: i.detail, container: i.container }))
-      : undefined;
+    // the host privileges whose presence alone fails this check: a reason recorded for each explains the finding.
+    // The restricted checks fail on hardening that is missing, not on a privilege taken: none.
+    const privileges: HostPrivilege[] = hostAccessOf(workload)
+      .filter((i) => descriptorOf(i.type).podSecurityCheck(i) === this.check)
+      .map((i) => (i.container === undefined ? { type: i.type, detail: i.detail } : { type: i.type, detail: i.detail, container: i.container }));
     return failed.map((v) => ({
       message: `fails Pod Security ${v.level} (policy ${result.version}): ${v.message}`,
       field: text.field ? podField(workload, text.field) : workload.podSpecPath,
-      privileges: privileges && privileges.length > 0 ? privileges : undefined,
+      privileges: privileges.length > 0 ? privileges : undefined,
     }));
   }
 }

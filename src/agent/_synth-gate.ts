@@ -1,0 +1,108 @@
+/**
+ * Internal: the check a NodeAgent's DaemonSet passes before it is written. Not exported.
+ *
+ * The gate renders the DaemonSet (props, later calls and JSON patches alike) and checks the result: every host privilege
+ * that needs a reason has one recorded, and the security review finds nothing open at or above the agent's threshold
+ * (the review includes the API server's rules, `PodSpecValidation`, which always block). In `App.synth()`/`synthYaml()`
+ * this runs once per synth, in validation, so that every failing agent is reported before anything is written; the
+ * DaemonSet then writes exactly the manifest that was checked. Elsewhere (`Testing.synth`, `chart.toJson()`) the
+ * DaemonSet checks itself as it renders.
+ */
+import { IConstruct } from 'constructs';
+import { CheckedApiObject } from './_checked-api-object';
+import { currentSynth, SynthCounter, synthCounterOf } from './_synth-counter';
+import { descriptorOf } from '../model/_host-privileges';
+import { HostAccess } from '../model/host-access';
+import { HostAccessReasons } from '../model/host-access-reasons';
+import { ReviewOptions, SecurityReview } from '../review/security-review';
+import { Severity } from '../review/severity';
+
+/** what the gate needs from its agent. */
+export interface SynthGateSubject {
+  /** the agent, for its path and its App's synth counter. */
+  readonly scope: IConstruct;
+  /** the DaemonSet the gate checks. */
+  readonly daemonSet: CheckedApiObject;
+  /** findings at or above this severity fail the synth. */
+  readonly threshold: Severity;
+  /** conflicts that stop the DaemonSet from rendering (checked first: rendering depends on them). */
+  renderErrors(): string[];
+  /** the agent's objects as rendered for the review, with `daemonSet` standing for the DaemonSet's rendering. */
+  renderedObjects(daemonSet: any): any[];
+  /** the review options of the agent (packs, policy version, registries). */
+  reviewOptions(): ReviewOptions;
+}
+
+export class SynthGate {
+  private readonly synths: SynthCounter;
+  /** the DaemonSet as rendered and checked in the current synth's validation. */
+  private checkedInSynth?: { synth: number; manifest?: any; errors: string[] };
+
+  constructor(private readonly subject: SynthGateSubject) {
+    this.synths = synthCounterOf(subject.scope.node.root);
+  }
+
+  /** the validation: renders and checks the DaemonSet once per App.synth()/synthYaml(); elsewhere, nothing. */
+  public checkOncePerSynth(): string[] {
+    const synth = currentSynth(this.synths);
+    if (synth === undefined) return [];
+    if (this.checkedInSynth?.synth !== synth) this.checkedInSynth = { synth, ...this.renderAndCheck() };
+    return this.checkedInSynth.errors;
+  }
+
+  /**
+   * The DaemonSet's `toJson()`: in a synth whose validation checked it, the manifest it checked (nothing can change in
+   * between); otherwise rendered and checked now. Throws every error at once, each with the construct path, in the
+   * form cdk8s reports validation errors.
+   */
+  public renderChecked(): any {
+    const checked = this.checkedInSynth;
+    if (checked?.manifest !== undefined && checked.synth === currentSynth(this.synths) && checked.errors.length === 0) {
+      // handed over once: the synth writes it, the agent does not keep it
+      this.checkedInSynth = { synth: checked.synth, errors: checked.errors };
+      return checked.manifest;
+    }
+    const { manifest, errors } = this.renderAndCheck();
+    if (errors.length > 0) {
+      throw new Error(`Validation failed with the following errors:\n  ${errors.map((e) => `[${this.subject.scope.node.path}] ${e}`).join('\n  ')}`);
+    }
+    return manifest;
+  }
+
+  private renderAndCheck(): { manifest?: any; errors: string[] } {
+    const renderErrors = this.subject.renderErrors();
+    if (renderErrors.length > 0) return { errors: renderErrors };
+    const manifest = this.subject.daemonSet.renderUnchecked();
+    return { manifest, errors: this.check(manifest) };
+  }
+
+  private check(manifest: any): string[] {
+    const reasonErrors = this.missingReasons(manifest);
+    if (reasonErrors.length > 0) return reasonErrors;
+    const threshold = this.subject.threshold;
+    // without a JSON patch, every field was rendered from typed props: no rule can crash on it (a property test holds this).
+    const wellFormed = !this.subject.daemonSet.hasPatches;
+    const open = SecurityReview._openFindings(this.subject.renderedObjects(manifest), this.subject.reviewOptions(), threshold, wellFormed);
+    return open.map((f) => (f.rule === SecurityReview.API_REJECTED_RULE
+      ? `security review: [${f.severity}] ${f.rule}: ${f.message}. Fix: ${f.fix}`
+      : `security review: [${f.severity}] ${f.rule}: ${f.message}. Fix: ${f.fix}; or, if it is accepted, agent.acknowledge('${f.rule}', 'reason') (findings at or above ${threshold} fail the synth: reviewFailOn)`));
+  }
+
+  /** every host privilege whose descriptor requires a reason and that has none recorded on the DaemonSet. */
+  private missingReasons(manifest: any): string[] {
+    let recorded;
+    try {
+      recorded = HostAccessReasons.parse(manifest.metadata?.annotations);
+    } catch (e) {
+      return [(e as Error).message];
+    }
+    const errors: string[] = [];
+    for (const item of HostAccess.of(manifest.spec?.template?.spec ?? {})) {
+      if (!descriptorOf(item.type).reasonRequired(item)) continue;
+      if (HostAccessReasons.find(recorded, item.type, item.detail, item.container)) continue;
+      const where = item.container ? ` in container "${item.container}"` : '';
+      errors.push(`${item.type}${item.detail ? ` ${item.detail}` : ''}${where} has no recorded reason: set it through the props (which take a reason) or call addHostAccessReason({ type: '${item.type}', detail: '${item.detail}', reason: '...' })`);
+    }
+    return errors;
+  }
+}

@@ -1,0 +1,362 @@
+/**
+ * Internal: one descriptor per host privilege type. Everything the library knows about a kind of host access lives in
+ * its descriptor: how it is detected in a pod spec, how it is written in a `detail` and described to people, which field
+ * grants it, how its risk is rated, whether it needs a recorded reason, and which Pod Security check it fails.
+ *
+ * `HostAccess.of` (detection), `HostRisk.assess` (risk), the review rules and report (wording, fields), NodeAgent (reason
+ * bookkeeping) and the CLI help all read these descriptors. Adding a host privilege type is a `HostAccessType` value
+ * plus one descriptor here (the `satisfies` clause below fails to compile until every type has one); `descriptorOf`
+ * rejects a type it does not know, so nothing falls back to a default.
+ */
+import { normalizeHostPath } from './_paths';
+import { ContainerRef, containerField, containersOf, describe, dropUndefined, list, object, volumesOf } from './_pod-spec';
+import { BASELINE_CAPABILITIES } from './_psa-checks';
+import { capabilityRisk, highestRisk, hostPortRisk, mountPropagationRisk, pathRisk } from './_risk-assessors';
+import { HostAccessItem } from './host-access-item';
+import { HostAccessType } from './host-access-type';
+import { PodSecurityCheck } from './pod-security';
+import { HostRiskAssessment, RiskLevel } from './risk-level';
+
+/** a pod spec as the detectors read it: the spec, its containers (init, regular, ephemeral) and pod security context. */
+export interface PodSpecView {
+  readonly spec: any;
+  readonly containers: ContainerRef[];
+  readonly podSecurityContext: any;
+}
+
+/** a privilege as identified in a reason or a finding: its type, detail and (for container privileges) container. */
+export interface PrivilegeRef {
+  readonly type: HostAccessType;
+  readonly detail: string;
+  readonly container?: string;
+}
+
+export interface HostPrivilegeDescriptor {
+  readonly type: HostAccessType;
+  /** whether the privilege belongs to the pod (host namespaces, hostPath volumes) or to one container. */
+  readonly scope: 'pod' | 'container';
+  /** where it is granted in a pod spec, for people: `spec.hostNetwork: true`. */
+  readonly grantedBy: string;
+  /** how `detail` identifies one privilege of this type, for people. */
+  readonly detailFormat: string;
+  /** every privilege of this type the pod takes (unsorted; `HostAccess.of` sorts). Throws on a field of the wrong type. */
+  detect(view: PodSpecView): HostAccessItem[];
+  /** the privilege in a finding's words: `hostPath /var/log (read-only)`, `hostNetwork`, `runAsRoot (may run as UID 0)`. */
+  describe(ref: PrivilegeRef): string;
+  /** the privilege as the report lists it: `hostPath /var/log (read-only)`, `hostNetwork`, `privileged`. */
+  label(ref: PrivilegeRef): string;
+  /** the JSON path, relative to the pod spec, of the field that grants it: `hostNetwork`, `containers[0].ports`. */
+  field(item: HostAccessItem, podSpec: any): string;
+  /** how much it gives an attacker who controls the container. */
+  assess(item: HostAccessItem): HostRiskAssessment;
+  /** whether NodeAgent requires a recorded reason for it before it synthesizes. */
+  reasonRequired(item: HostAccessItem): boolean;
+  /** the Pod Security baseline check this privilege alone fails, if any. */
+  podSecurityCheck(item: PrivilegeRef): PodSecurityCheck | undefined;
+}
+
+// ---------------------------------------------------------------------------------------------- details
+
+/** the `detail` of a hostPath privilege: `/var/log (read-only)`. */
+export function hostPathDetail(path: string, readOnly: boolean): string {
+  return `${normalizeHostPath(path)} (${readOnly ? 'read-only' : 'read-write'})`;
+}
+
+/** the `detail` of a hostPort privilege: `9100/TCP`. */
+export function hostPortDetail(port: number, protocol?: string): string {
+  return `${port}/${protocol ?? 'TCP'}`;
+}
+
+/** a capability as `detail` writes it: trimmed, upper case, without `CAP_`. */
+export function capabilityDetail(capability: string): string {
+  const upper = capability.trim().toUpperCase();
+  return upper.startsWith('CAP_') ? upper.slice(4) : upper;
+}
+
+/** a hostPath privilege's path and mode, from its fields or, for a reason, from its detail. */
+function pathAndMode(item: HostAccessItem | PrivilegeRef): { path: string; readOnly: boolean } {
+  const match = /^(.*) \((read-only|read-write)\)$/.exec(item.detail);
+  const path = (item as HostAccessItem).path ?? (match ? match[1] : item.detail);
+  const readOnly = (item as HostAccessItem).readOnly ?? (match ? match[2] === 'read-only' : false);
+  return { path, readOnly };
+}
+
+// ---------------------------------------------------------------------------------------------- shared parts
+
+function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function containerPath(c: ContainerRef): string {
+  return `spec.${c.list}[name=${c.name}]`;
+}
+
+/** the field of a container privilege: `containers[0]` plus `suffix`; the pod spec itself when the container is gone. */
+function containerFieldOf(podSpec: any, name: string | undefined, suffix: string): string {
+  const c = containersOf(podSpec).find((ref) => ref.name === name);
+  return c ? `${containerField(c)}.${suffix}` : suffix;
+}
+
+interface FixedRisk {
+  readonly risk: RiskLevel;
+  readonly attackerGains: string;
+  readonly saferAlternative: string;
+}
+
+/** a pod-level host namespace: `spec.<field>: true`. */
+function hostNamespace(type: HostAccessType, risk: FixedRisk): HostPrivilegeDescriptor {
+  return {
+    type,
+    scope: 'pod',
+    grantedBy: `spec.${type}: true`,
+    detailFormat: 'empty',
+    detect: (view) => (view.spec[type] === true ? [{ type, detail: '' }] : []),
+    describe: () => type,
+    label: () => type,
+    field: () => type,
+    assess: () => ({ ...risk }),
+    reasonRequired: () => true,
+    podSecurityCheck: () => PodSecurityCheck.HOST_NAMESPACES,
+  };
+}
+
+/** a container privilege whose detail is the container's name. */
+function containerFlag(
+  type: HostAccessType, grantedBy: string, words: string, fieldSuffix: string, risk: FixedRisk,
+  holds: (c: ContainerRef, view: PodSpecView) => boolean, check: PodSecurityCheck | undefined,
+): HostPrivilegeDescriptor {
+  return {
+    type,
+    scope: 'container',
+    grantedBy,
+    detailFormat: 'the container name',
+    detect: (view) => view.containers.filter((c) => holds(c, view)).map((c) => ({ type, detail: c.name, container: c.name })),
+    describe: () => words,
+    label: () => type,
+    field: (item, podSpec) => containerFieldOf(podSpec, item.container, fieldSuffix),
+    assess: () => ({ ...risk }),
+    reasonRequired: () => true,
+    podSecurityCheck: () => check,
+  };
+}
+
+function mayRunAsRoot(podSc: any, sc: any): boolean {
+  const runAsUser = sc.runAsUser ?? podSc.runAsUser;
+  if (runAsUser !== undefined && runAsUser !== null) return Number(runAsUser) === 0;
+  const runAsNonRoot = sc.runAsNonRoot ?? podSc.runAsNonRoot;
+  return runAsNonRoot !== true;
+}
+
+const PROPAGATION_STRENGTH: { [mode: string]: number } = { HostToContainer: 1, Bidirectional: 2 };
+
+interface PathAccess {
+  path: string;
+  volumes: Set<string>;
+  containers: Set<string>;
+  readWrite: boolean;
+  propagation?: string;
+}
+
+/**
+ * hostPath: one item per normalised host path, whatever the number of volumes pointing at it. The path is read-write
+ * when any container (init, regular or ephemeral) mounts it without `readOnly: true`. A hostPath volume that no container
+ * mounts still counts, as read-write: any container added later (an ephemeral debug container, say) may mount it, and
+ * nothing in the spec limits that mount to read-only. A `subPath` does not narrow the path reported.
+ */
+function detectHostPaths(view: PodSpecView): HostAccessItem[] {
+  const byVolume = new Map<string, PathAccess>();
+  const byPath = new Map<string, PathAccess>();
+  volumesOf(view.spec).forEach((v, i) => {
+    const hostPath = object(v.hostPath, `spec.volumes[${i}].hostPath`);
+    if (hostPath === undefined) return;
+    if (typeof hostPath.path !== 'string' || hostPath.path === '') {
+      throw new Error(`spec.volumes[${i}].hostPath.path must be a non-empty string, got ${describe(hostPath.path)}: set the host path to mount`);
+    }
+    const path = normalizeHostPath(hostPath.path);
+    let access = byPath.get(path);
+    if (!access) {
+      access = { path, volumes: new Set(), containers: new Set(), readWrite: false };
+      byPath.set(path, access);
+    }
+    const name = v.name === undefined || v.name === null ? '' : String(v.name);
+    access.volumes.add(name);
+    byVolume.set(name, access);
+  });
+
+  const mounted = new Set<PathAccess>();
+  for (const c of view.containers) {
+    list(c.container.volumeMounts, `${containerPath(c)}.volumeMounts`).forEach((m) => {
+      const access = byVolume.get(String(m?.name));
+      if (!access) return;
+      mounted.add(access);
+      access.containers.add(c.name);
+      if (m.readOnly !== true) access.readWrite = true;
+      const strength = PROPAGATION_STRENGTH[String(m.mountPropagation)] ?? 0;
+      if (strength > (PROPAGATION_STRENGTH[access.propagation ?? ''] ?? 0)) access.propagation = String(m.mountPropagation);
+    });
+  }
+
+  return [...byPath.values()].map((a) => {
+    const readOnly = mounted.has(a) && !a.readWrite;
+    return dropUndefined({
+      type: HostAccessType.HOST_PATH,
+      detail: hostPathDetail(a.path, readOnly),
+      readOnly,
+      path: a.path,
+      volumes: [...a.volumes].sort(compareStrings),
+      containers: [...a.containers].sort(compareStrings),
+      mountPropagation: a.propagation,
+    });
+  });
+}
+
+/** hostPort: one item per container, port and protocol (`TCP` when unset) with a non-zero `hostPort`. */
+function detectHostPorts(view: PodSpecView): HostAccessItem[] {
+  const items: HostAccessItem[] = [];
+  for (const c of view.containers) {
+    const seen = new Set<string>();
+    list(c.container.ports, `${containerPath(c)}.ports`).forEach((p, i) => {
+      const hostPort = Number(p?.hostPort ?? 0);
+      if (hostPort === 0) return;
+      if (!Number.isInteger(hostPort) || hostPort < 1 || hostPort > 65535) {
+        throw new Error(`${containerPath(c)}.ports[${i}].hostPort must be a port number from 1 to 65535, got ${describe(p.hostPort)}: fix the port or remove hostPort`);
+      }
+      const protocol = p.protocol === undefined || p.protocol === null ? 'TCP' : String(p.protocol);
+      const detail = hostPortDetail(hostPort, protocol);
+      if (seen.has(detail)) return;
+      seen.add(detail);
+      items.push({ type: HostAccessType.HOST_PORT, detail, container: c.name, port: hostPort, protocol });
+    });
+  }
+  return items;
+}
+
+/** capability: one item per container and added capability, normalised (`CAP_NET_ADMIN` and `net_admin` are `NET_ADMIN`). */
+function detectCapabilities(view: PodSpecView): HostAccessItem[] {
+  const items: HostAccessItem[] = [];
+  for (const c of view.containers) {
+    const caps = object(c.sc.capabilities, `${containerPath(c)}.securityContext.capabilities`);
+    const added = new Set(list(caps?.add, `${containerPath(c)}.securityContext.capabilities.add`).map((cap) => capabilityDetail(String(cap))));
+    for (const cap of added) items.push({ type: HostAccessType.CAPABILITY, detail: cap, container: c.name });
+  }
+  return items;
+}
+
+// ---------------------------------------------------------------------------------------------- the descriptors
+
+const DESCRIPTORS = {
+  [HostAccessType.HOST_PATH]: {
+    type: HostAccessType.HOST_PATH,
+    scope: 'pod',
+    grantedBy: 'spec.volumes[].hostPath, mounted by containers\' volumeMounts',
+    detailFormat: 'the normalised host path and its mode: "/var/log (read-only)" or "/var/lib/agent (read-write)"',
+    detect: detectHostPaths,
+    describe: (ref) => `${ref.type} ${ref.detail}`,
+    label: (ref) => `${ref.type} ${ref.detail}`,
+    field: (item, podSpec) => {
+      const volumes = Array.isArray(podSpec.volumes) ? podSpec.volumes : [];
+      const i = volumes.findIndex((v: any) => v && v.name === item.volumes?.[0]);
+      return i >= 0 ? `volumes[${i}].hostPath` : 'volumes';
+    },
+    assess: (item) => {
+      const { path, readOnly } = pathAndMode(item);
+      const assessment = pathRisk(path, readOnly);
+      if (item.mountPropagation !== 'Bidirectional') return assessment;
+      // a hostPath mounted with Bidirectional propagation is the riskier of the path and the propagation.
+      const propagation = mountPropagationRisk('Bidirectional');
+      return {
+        ...assessment,
+        risk: highestRisk([assessment.risk, propagation.risk]) ?? assessment.risk,
+        attackerGains: `${assessment.attackerGains}; with Bidirectional mount propagation, ${propagation.attackerGains}`,
+        saferAlternative: `${assessment.saferAlternative}; ${propagation.saferAlternative}`,
+      };
+    },
+    // a read-only mount is a host privilege too (Pod Security baseline forbids every hostPath), but today only writable
+    // ones block the synth; the review still reports a read-only one without a reason.
+    reasonRequired: (item) => !pathAndMode(item).readOnly,
+    podSecurityCheck: () => PodSecurityCheck.HOST_PATH_VOLUMES,
+  },
+  [HostAccessType.HOST_NETWORK]: hostNamespace(HostAccessType.HOST_NETWORK, {
+    risk: RiskLevel.HIGH,
+    attackerGains: 'uses the node\'s network stack: listens on any node port, reaches services bound to the node\'s localhost, ' +
+      'escapes network policies that select pods and, with NET_RAW, sniffs the node\'s traffic',
+    saferAlternative: 'expose the agent\'s port through a Service, or a hostPort if a per-node address is needed; keep hostNetwork ' +
+      'for agents that configure node networking (CNI, kube-proxy)',
+  }),
+  [HostAccessType.HOST_PID]: hostNamespace(HostAccessType.HOST_PID, {
+    risk: RiskLevel.HIGH,
+    attackerGains: 'sees every process on the node with its command line; signals processes running as the same user and, with ' +
+      'SYS_PTRACE, traces and injects code into them, other containers included',
+    saferAlternative: 'drop it unless the agent must inspect host processes (a runtime security agent); use shareProcessNamespace ' +
+      'to see the pod\'s own containers',
+  }),
+  [HostAccessType.HOST_IPC]: hostNamespace(HostAccessType.HOST_IPC, {
+    risk: RiskLevel.MEDIUM,
+    attackerGains: 'reads and writes the shared memory and System V IPC objects of host processes and of pods in the host IPC namespace',
+    saferAlternative: 'share memory between the pod\'s containers through an emptyDir with medium: Memory',
+  }),
+  [HostAccessType.HOST_PORT]: {
+    type: HostAccessType.HOST_PORT,
+    scope: 'container',
+    grantedBy: 'ports[].hostPort of a container',
+    detailFormat: 'port and protocol: "9100/TCP"',
+    detect: detectHostPorts,
+    describe: (ref) => `${ref.type} ${ref.detail}`,
+    label: (ref) => `${ref.type} ${ref.detail}`,
+    field: (item, podSpec) => containerFieldOf(podSpec, item.container, 'ports'),
+    assess: (item) => hostPortRisk(item.port ?? Number(/^(\d+)/.exec(item.detail)?.[1])),
+    reasonRequired: () => true,
+    podSecurityCheck: () => PodSecurityCheck.HOST_PORTS,
+  },
+  [HostAccessType.PRIVILEGED]: containerFlag(
+    HostAccessType.PRIVILEGED, 'securityContext.privileged: true on a container', 'privileged', 'securityContext.privileged',
+    {
+      risk: RiskLevel.CRITICAL,
+      attackerGains: 'every capability, every host device and no seccomp or AppArmor confinement: root on the node ' +
+        '(mounts the host disk, loads kernel modules)',
+      saferAlternative: 'drop ALL capabilities and add only those the agent needs, each with a reason, and mount only the host paths it ' +
+        'needs, read-only',
+    },
+    (c) => c.sc.privileged === true,
+    PodSecurityCheck.PRIVILEGED,
+  ),
+  [HostAccessType.CAPABILITY]: {
+    type: HostAccessType.CAPABILITY,
+    scope: 'container',
+    grantedBy: 'securityContext.capabilities.add of a container',
+    detailFormat: 'the capability name without CAP_, upper case: "NET_ADMIN"',
+    detect: detectCapabilities,
+    describe: (ref) => `${ref.type} ${ref.detail}`,
+    label: (ref) => `${ref.type} ${ref.detail}`,
+    field: (item, podSpec) => containerFieldOf(podSpec, item.container, 'securityContext.capabilities.add'),
+    assess: (item) => capabilityRisk(capabilityDetail(String(item.detail))),
+    reasonRequired: () => true,
+    podSecurityCheck: (ref) => (BASELINE_CAPABILITIES.has(ref.detail) ? undefined : PodSecurityCheck.CAPABILITIES_BASELINE),
+  },
+  [HostAccessType.RUN_AS_ROOT]: containerFlag(
+    HostAccessType.RUN_AS_ROOT,
+    'a container whose effective runAsUser is 0, or that sets neither runAsUser nor runAsNonRoot: true (the image may run as root)',
+    'runAsRoot (may run as UID 0)', 'securityContext.runAsNonRoot',
+    {
+      risk: RiskLevel.MEDIUM,
+      attackerGains: 'root in the container: whatever else goes wrong (a writable host path, an added capability, a container escape) ' +
+        'happens as root, and root-only files on host mounts are readable',
+      saferAlternative: 'set runAsNonRoot: true and a non-zero runAsUser, and grant the specific capability the agent needs instead of root',
+    },
+    // runAsNonRoot: true with no runAsUser is not root: the kubelet refuses to start an image whose user is root.
+    (c, view) => mayRunAsRoot(view.podSecurityContext, c.sc),
+    undefined,
+  ),
+} satisfies { [type in HostAccessType]: HostPrivilegeDescriptor };
+
+/** every descriptor, in `HostAccessType` order. */
+export const HOST_PRIVILEGES: HostPrivilegeDescriptor[] = Object.values(HostAccessType).map((t) => DESCRIPTORS[t]);
+
+/** the descriptor of a host access type; throws for a type the model does not know. */
+export function descriptorOf(type: string): HostPrivilegeDescriptor {
+  const found = Object.prototype.hasOwnProperty.call(DESCRIPTORS, type) ? (DESCRIPTORS as any)[type] as HostPrivilegeDescriptor : undefined;
+  if (!found) {
+    throw new Error(`host access type ${JSON.stringify(type)} is not known: use one of ${Object.values(HostAccessType).join(', ')}`);
+  }
+  return found;
+}

@@ -1,0 +1,162 @@
+import { ContainerRef, containerField, containersOf, describe, list, object, requirePodSpec, volumesOf } from './_pod-spec';
+
+/**
+ * A rule of the Kubernetes API server that a pod spec breaks: the server rejects the object that carries it.
+ */
+export interface PodSpecViolation {
+  /** the JSON path of the offending field, relative to the pod spec: `containers[1].ports[0].hostPort`. */
+  readonly field: string;
+
+  /**
+   * The container concerned.
+   *
+   * @default - a pod-level violation
+   */
+  readonly container?: string;
+
+  /** what is wrong, naming the values involved, without the container's name (see `container`) or a trailing period. */
+  readonly message: string;
+
+  /** how to make the API server accept it. */
+  readonly fix: string;
+}
+
+/**
+ * The API server's validation rules about host access that a pod spec can break although every field has the right
+ * type: the rules a schema cannot express, and that the library therefore checks itself, for constructs at synth and
+ * for any YAML in the review. They are transcribed from Kubernetes' own validation (`pkg/apis/core/validation`,
+ * v1.37), and checked against a real API server by the integration tests:
+ *
+ * - **host port conflicts** (`checkHostPortConflicts`): two ports with the same protocol, `hostIP` and `hostPort` among
+ *   the regular containers, or twice within one init container. Init containers run one by one, so an init container
+ *   may bind a host port that a regular container binds too.
+ * - **host network** (`validatePodHostNetworkDeps`): with `hostNetwork: true`, a regular container's `hostPort` must be
+ *   0 or equal to its `containerPort` (the port is the node's either way).
+ * - **Bidirectional mount propagation** (`validateMountPropagation`) is allowed only in privileged containers.
+ * - **privileged with `allowPrivilegeEscalation: false`** (`ValidateSecurityContext`) is contradictory and rejected.
+ * - **`CAP_SYS_ADMIN` with `allowPrivilegeEscalation: false`** (`ValidateSecurityContext`): rejected when the capability is
+ *   written exactly `CAP_SYS_ADMIN`, as the server compares it (`SYS_ADMIN` passes), on create.
+ *
+ * It is not a full validation: names, formats and every other field are the schema's and the server's business.
+ */
+export class PodSpecValidation {
+  /**
+   * Checks a pod spec against the API server's host-access rules.
+   *
+   * @param podSpec a `v1` PodSpec as plain JSON
+   * @returns one violation per rule broken, in spec order; empty when the server accepts the spec on these rules
+   * @throws when the spec is not a JSON object or a list or object field has the wrong JSON type
+   */
+  public static check(podSpec: any): PodSpecViolation[] {
+    const spec = requirePodSpec(podSpec);
+    const containers = containersOf(spec);
+    return [
+      ...hostPortConflicts(containers),
+      ...hostNetworkPorts(spec, containers),
+      ...bidirectionalPropagation(spec, containers),
+      ...privilegeEscalation(containers),
+    ];
+  }
+}
+
+function ports(c: ContainerRef): any[] {
+  return list(c.container.ports, `spec.${containerField(c)}.ports`);
+}
+
+function hostPortConflicts(containers: ContainerRef[]): PodSpecViolation[] {
+  const violations: PodSpecViolation[] = [];
+  const check = (group: ContainerRef[]) => {
+    const seen = new Map<string, string>();
+    for (const c of group) {
+      ports(c).forEach((p, i) => {
+        const hostPort = Number(p?.hostPort ?? 0);
+        if (!hostPort) return;
+        const protocol = p.protocol ?? 'TCP';
+        const hostIP = p.hostIP ?? '';
+        const key = `${protocol}/${hostIP}/${hostPort}`;
+        const first = seen.get(key);
+        if (first === undefined) {
+          seen.set(key, c.name);
+          return;
+        }
+        const where = hostIP ? ` on ${hostIP}` : '';
+        violations.push({
+          field: `${containerField(c)}.ports[${i}].hostPort`,
+          container: c.name,
+          message: `host port ${hostPort}/${protocol}${where} is also bound by container ${JSON.stringify(first)}: a node has each port once`,
+          fix: 'use another hostPort, or bind each to its own hostIP',
+        });
+      });
+    }
+  };
+  // regular containers run side by side; init containers one by one, so each is checked alone.
+  check(containers.filter((c) => c.list === 'containers'));
+  for (const c of containers.filter((r) => r.list === 'initContainers')) check([c]);
+  return violations;
+}
+
+function hostNetworkPorts(spec: any, containers: ContainerRef[]): PodSpecViolation[] {
+  if (spec.hostNetwork !== true) return [];
+  const violations: PodSpecViolation[] = [];
+  for (const c of containers.filter((r) => r.list === 'containers')) {
+    ports(c).forEach((p, i) => {
+      const hostPort = Number(p?.hostPort ?? 0);
+      if (!hostPort || hostPort === Number(p.containerPort)) return;
+      violations.push({
+        field: `${containerField(c)}.ports[${i}].hostPort`,
+        container: c.name,
+        message: `port ${p.name ?? p.containerPort}: on the host network hostPort (${describe(p.hostPort)}) must equal containerPort (${describe(p.containerPort)})`,
+        fix: 'set hostPort to the containerPort, or leave hostPort out (on the host network every container port is a node port)',
+      });
+    });
+  }
+  return violations;
+}
+
+function bidirectionalPropagation(spec: any, containers: ContainerRef[]): PodSpecViolation[] {
+  const hostPaths = new Map<string, string>();
+  for (const v of volumesOf(spec)) {
+    const hostPath = object(v.hostPath, 'spec.volumes[].hostPath');
+    if (hostPath && typeof hostPath.path === 'string') hostPaths.set(String(v.name), hostPath.path);
+  }
+  const violations: PodSpecViolation[] = [];
+  for (const c of containers) {
+    if (c.sc.privileged === true) continue;
+    list(c.container.volumeMounts, `spec.${containerField(c)}.volumeMounts`).forEach((m, i) => {
+      if (m?.mountPropagation !== 'Bidirectional') return;
+      const what = hostPaths.get(String(m.name)) ?? `volume ${JSON.stringify(m.name)}`;
+      violations.push({
+        field: `${containerField(c)}.volumeMounts[${i}].mountPropagation`,
+        container: c.name,
+        message: `mounts ${what} with Bidirectional propagation, which Kubernetes allows only in privileged containers`,
+        fix: 'make the container privileged (with a reason), or use HostToContainer propagation',
+      });
+    });
+  }
+  return violations;
+}
+
+function privilegeEscalation(containers: ContainerRef[]): PodSpecViolation[] {
+  const violations: PodSpecViolation[] = [];
+  for (const c of containers) {
+    if (c.sc.allowPrivilegeEscalation !== false) continue;
+    if (c.sc.privileged === true) {
+      violations.push({
+        field: `${containerField(c)}.securityContext`,
+        container: c.name,
+        message: 'sets privileged: true beside allowPrivilegeEscalation: false, a contradiction (a privileged container can always escalate)',
+        fix: 'remove allowPrivilegeEscalation: false from the privileged container, or drop privileged',
+      });
+    }
+    const caps = object(c.sc.capabilities, `spec.${containerField(c)}.securityContext.capabilities`);
+    if (list(caps?.add, `spec.${containerField(c)}.securityContext.capabilities.add`).some((cap) => cap === 'CAP_SYS_ADMIN')) {
+      violations.push({
+        field: `${containerField(c)}.securityContext`,
+        container: c.name,
+        message: 'adds CAP_SYS_ADMIN beside allowPrivilegeEscalation: false',
+        fix: 'remove allowPrivilegeEscalation: false, or drop CAP_SYS_ADMIN',
+      });
+    }
+  }
+  return violations;
+}
