@@ -2,11 +2,33 @@
 // third-party chart's rendered output, kubectl get -o yaml).
 
 import { PodSecurity } from '../model';
+import { HOST_PRIVILEGES } from '../model/_host-privileges';
 import { ReviewPack, Severities, Severity, SecurityReview } from '../review';
 import { CliError, CliIo, Command, EXIT_FAILURE, EXIT_OK, PROGRAM, parseCommandArgs, usageError } from './_command';
 import { loadObjects } from './_manifests';
 
 const PACK_IDS = ReviewPack.all().map((p) => p.id);
+// one line per host privilege type, from the model's descriptors: what grants it and how its detail reads.
+const HOST_ACCESS_TYPES = HOST_PRIVILEGES
+  .map((d) => wrap(`${d.type}: ${d.grantedBy}; detail: ${d.detailFormat}`, 30, 90))
+  .join('\n');
+
+/** `text` in lines of at most `width` columns, each indented by `indent` spaces (continuations by two more). */
+function wrap(text: string, indent: number, width: number): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    const pad = lines.length === 0 ? indent : indent + 2;
+    if (line !== '' && pad + line.length + 1 + word.length > width) {
+      lines.push(' '.repeat(pad) + line);
+      line = word;
+    } else {
+      line = line === '' ? word : `${line} ${word}`;
+    }
+  }
+  lines.push(' '.repeat(lines.length === 0 ? indent : indent + 2) + line);
+  return lines.join('\n');
+}
 const DEFAULT_PACK_IDS = ReviewPack.defaults().map((p) => p.id);
 
 const HELP = `usage: ${PROGRAM} review [--json] [--fail-on SEVERITY] [--pack ID...] [--allowed-registry R...]
@@ -28,10 +50,8 @@ ServiceAccounts, RBAC) are read as context.
                                 "findings": [{ "rule", "severity", "message", "fix",
                                   "container", "field", "acknowledged",
                                   "acknowledgedReason" }] }] }
-                            type is hostPath, hostNetwork, hostPID, hostIPC, hostPort,
-                            privileged, capability or runAsRoot; detail names the path
-                            (with read-only or read-write), the capability, the port
-                            (9100/TCP) or the container
+                            type and detail, one line per type:
+${HOST_ACCESS_TYPES}
   --fail-on SEVERITY        exit 1 when an unacknowledged finding at or above SEVERITY
                             (${Severities.all().join(', ')}) is open; without it the exit
                             status ignores findings
@@ -44,6 +64,11 @@ ServiceAccounts, RBAC) are read as context.
   --pod-security-version V  the Pod Security policy version: 1.25 and later (1.28, v1.34)
                             or latest. Default: ${PodSecurity.DEFAULT_VERSION}
   -h, --help                print this help
+
+The API server's own rules on host access (duplicate host ports, hostPort on the host
+network, Bidirectional propagation outside privileged containers, allowPrivilegeEscalation:
+false beside privileged or CAP_SYS_ADMIN) are always checked, whatever the packs: their
+findings (NA-API-REJECTED) cannot be acknowledged and count at every --fail-on level.
 
 A finding is accepted, with a reason, in the workload's metadata annotation
   node-agents.cdk8s.io/acknowledged: '[{"rule": "NA-NAMESPACE", "reason": "..."}]'

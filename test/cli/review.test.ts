@@ -1,6 +1,7 @@
 import * as path from 'path';
 import { stringify } from 'yaml';
 import { expectOneErrorLine, runCli, tempFiles } from './run-cli';
+import { HostAccessType } from '../../src';
 
 // ---------- fixtures ----------
 
@@ -254,10 +255,12 @@ describe('review: options', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     for (const text of ['--json', '--fail-on SEVERITY', '--pack ID', '--allowed-registry R', '--pod-security-version V', 'FILE',
-      '"podSecurityLevel"', '"hostAccess"', '"findings"', 'hostPath, hostNetwork, hostPID, hostIPC, hostPort,', 'privileged, capability or runAsRoot',
+      '"podSecurityLevel"', '"hostAccess"', '"findings"', 'NA-API-REJECTED',
       'seed-baseline, node-agent-practices, pss-baseline, pss-restricted', 'node-agents.cdk8s.io/acknowledged', 'exit status: 0', '1 when --fail-on', '2 for bad arguments']) {
       expect(r.stdout).toContain(text);
     }
+    // every host privilege type, with what grants it and how its detail reads (from the model's descriptors)
+    for (const type of Object.values(HostAccessType)) expect(r.stdout).toMatch(new RegExp(`^ {30}${type}: .*; detail: `, 'ms'));
     expect((await runCli('help', 'review')).stdout).toBe(r.stdout);
     expect((await runCli('--help')).stdout).toMatch(/^ {2}review {5}review the security of every workload/m);
   });

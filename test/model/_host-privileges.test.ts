@@ -1,0 +1,93 @@
+import { HostAccess, HostAccessType, HostRisk, PodSecurity, PodSecurityLevel } from '../../src';
+import { descriptorOf, HOST_PRIVILEGES } from '../../src/model/_host-privileges';
+
+const safe = { runAsNonRoot: true };
+
+/** a pod spec that takes exactly one host privilege (every container is non-root unless the privilege is root). */
+const SINGLE: { [type: string]: any } = {
+  [HostAccessType.HOST_PATH]: {
+    volumes: [{ name: 'logs', hostPath: { path: '/var/log', type: 'Directory' } }],
+    containers: [{ name: 'a', image: 'a:1', securityContext: safe, volumeMounts: [{ name: 'logs', mountPath: '/var/log', readOnly: true }] }],
+  },
+  [HostAccessType.HOST_NETWORK]: { hostNetwork: true, containers: [{ name: 'a', image: 'a:1', securityContext: safe }] },
+  [HostAccessType.HOST_PID]: { hostPID: true, containers: [{ name: 'a', image: 'a:1', securityContext: safe }] },
+  [HostAccessType.HOST_IPC]: { hostIPC: true, containers: [{ name: 'a', image: 'a:1', securityContext: safe }] },
+  [HostAccessType.HOST_PORT]: { containers: [{ name: 'a', image: 'a:1', securityContext: safe, ports: [{ containerPort: 9100, hostPort: 9100 }] }] },
+  [HostAccessType.PRIVILEGED]: { containers: [{ name: 'a', image: 'a:1', securityContext: { ...safe, privileged: true } }] },
+  [HostAccessType.CAPABILITY]: { containers: [{ name: 'a', image: 'a:1', securityContext: { ...safe, capabilities: { add: ['NET_ADMIN'] } } }] },
+  [HostAccessType.RUN_AS_ROOT]: { containers: [{ name: 'a', image: 'a:1', securityContext: { runAsUser: 0 } }] },
+};
+
+function dig(root: any, path: string): any {
+  return path.split('.').reduce((cur, step) => {
+    const m = /^([^[]+)\[(\d+)\]$/.exec(step);
+    return m ? cur?.[m[1]]?.[Number(m[2])] : cur?.[step];
+  }, root);
+}
+
+describe('one descriptor per host privilege type', () => {
+  test('every HostAccessType has exactly one descriptor, in the enum\'s order', () => {
+    expect(HOST_PRIVILEGES.map((d) => d.type)).toEqual(Object.values(HostAccessType));
+    for (const type of Object.values(HostAccessType)) expect(descriptorOf(type).type).toBe(type);
+  });
+
+  test('an unknown type is an error, never a default', () => {
+    expect(() => descriptorOf('hostTime')).toThrow('host access type "hostTime" is not known: use one of hostPath, hostNetwork, hostPID, hostIPC, hostPort, privileged, capability, runAsRoot');
+    expect(() => descriptorOf('toString')).toThrow(/is not known/);
+    expect(() => HostRisk.assess({ type: 'hostTime' as HostAccessType, detail: '' })).toThrow(/is not known/);
+  });
+
+  test.each(Object.values(HostAccessType))('%s: detected alone in a pod spec that takes only it', (type) => {
+    expect(HostAccess.of(SINGLE[type]).map((i) => i.type)).toEqual([type]);
+  });
+
+  test.each(Object.values(HostAccessType))('%s: its field points at what grants it (or, for root, where to forbid it)', (type) => {
+    const spec = SINGLE[type];
+    const [item] = HostAccess.of(spec);
+    const field = descriptorOf(type).field(item, spec);
+    expect(field).toBe({
+      hostPath: 'volumes[0].hostPath',
+      hostNetwork: 'hostNetwork',
+      hostPID: 'hostPID',
+      hostIPC: 'hostIPC',
+      hostPort: 'containers[0].ports',
+      privileged: 'containers[0].securityContext.privileged',
+      capability: 'containers[0].securityContext.capabilities.add',
+      runAsRoot: 'containers[0].securityContext.runAsNonRoot',
+    }[type]);
+    if (type !== HostAccessType.RUN_AS_ROOT) expect(dig(spec, field)).toBeDefined();
+  });
+
+  test.each(Object.values(HostAccessType))('%s: the Pod Security baseline check it names is the one Pod Security fails on it alone', (type) => {
+    const spec = SINGLE[type];
+    const [item] = HostAccess.of(spec);
+    const baseline = PodSecurity.evaluate(spec, { version: 'latest' }).violations.filter((v) => v.level === PodSecurityLevel.BASELINE).map((v) => v.check);
+    const named = descriptorOf(type).podSecurityCheck(item);
+    expect(baseline).toEqual(named === undefined ? [] : [named]);
+  });
+
+  test('a capability the baseline allows fails no check', () => {
+    const spec = { containers: [{ name: 'a', image: 'a:1', securityContext: { ...safe, capabilities: { add: ['CHOWN'] } } }] };
+    const [item] = HostAccess.of(spec);
+    expect(descriptorOf(item.type).podSecurityCheck(item)).toBeUndefined();
+    expect(PodSecurity.evaluate(spec).violations.filter((v) => v.level === PodSecurityLevel.BASELINE)).toEqual([]);
+  });
+
+  test('descriptions and labels, as findings and the report print them', () => {
+    const words = (type: HostAccessType, detail: string) => [descriptorOf(type).describe({ type, detail }), descriptorOf(type).label({ type, detail })];
+    expect(words(HostAccessType.HOST_PATH, '/var/log (read-only)')).toEqual(['hostPath /var/log (read-only)', 'hostPath /var/log (read-only)']);
+    expect(words(HostAccessType.HOST_NETWORK, '')).toEqual(['hostNetwork', 'hostNetwork']);
+    expect(words(HostAccessType.PRIVILEGED, 'a')).toEqual(['privileged', 'privileged']);
+    expect(words(HostAccessType.RUN_AS_ROOT, 'a')).toEqual(['runAsRoot (may run as UID 0)', 'runAsRoot']);
+    expect(words(HostAccessType.CAPABILITY, 'NET_ADMIN')).toEqual(['capability NET_ADMIN', 'capability NET_ADMIN']);
+  });
+
+  test('NodeAgent requires a reason for every privilege but a read-only host path', () => {
+    for (const type of Object.values(HostAccessType)) {
+      const [item] = HostAccess.of(SINGLE[type]);
+      expect(descriptorOf(type).reasonRequired(item)).toBe(type !== HostAccessType.HOST_PATH);
+    }
+    const writable = HostAccess.of({ ...SINGLE.hostPath, containers: [{ name: 'a', image: 'a:1', securityContext: safe, volumeMounts: [{ name: 'logs', mountPath: '/l' }] }] })[0];
+    expect(descriptorOf(HostAccessType.HOST_PATH).reasonRequired(writable)).toBe(true);
+  });
+});
