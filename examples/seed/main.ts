@@ -1,7 +1,8 @@
-// The manifests of the DaemonSet guide (../../../shared/seeds, "DaemonSet 节点级服务"), one chart per
-// section, each written with cdk8s-node-agents. Every field of the guide's YAML is in the output with
+// The manifests of the DaemonSet guide (../../../shared/seeds, "DaemonSet 节点级服务"), one app per
+// section (dist/<section>/), each written with cdk8s-node-agents. Every field of the guide's YAML is in the output with
 // the same value; the library adds what production needs (namespace, ServiceAccount, resources,
 // security context), and puts the guide's misplaced `drop: [ALL]` where Kubernetes expects it.
+import * as path from 'node:path';
 import { App, Chart } from 'cdk8s';
 import { Capability, HostPathVolumeType, PercentOrAbsolute, TaintEffect } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
@@ -119,21 +120,34 @@ export class ExerciseBChart extends Chart {
   }
 }
 
-/** builds the app: one chart (one output file) per section of the guide. */
-export function buildSeedApp(app: App): void {
-  new NodeSelectorChart(app, '2-1-node-selector');
-  new TolerationsChart(app, '2-2-tolerations');
-  new AffinityChart(app, '2-3-node-affinity');
-  new RollingUpdateChart(app, '3-rolling-update');
-  new LeastPrivilegeChart(app, '4-2-least-privilege');
-  new ExerciseAChart(app, 'exercise-a');
-  new ExerciseBChart(app, 'exercise-b');
-  // review every workload at synth and write dist/security-review.md and .json next to the manifests.
+/**
+ * The guide's sections. They are alternatives, not parts of one deployment: each writes the same DaemonSet
+ * (observability/node-agent, or exercises/nginx-agent) the way its section shows, so each is an app of its own, written
+ * to dist/<section>/ (applied together, one would replace the other).
+ */
+export const SECTIONS: Array<[string, new (scope: Construct, id: string) => Chart]> = [
+  ['2-1-node-selector', NodeSelectorChart],
+  ['2-2-tolerations', TolerationsChart],
+  ['2-3-node-affinity', AffinityChart],
+  ['3-rolling-update', RollingUpdateChart],
+  ['4-2-least-privilege', LeastPrivilegeChart],
+  ['exercise-a', ExerciseAChart],
+  ['exercise-b', ExerciseBChart],
+];
+
+/** builds the app of one section: its chart, and the security review of every workload at synth. */
+export function buildSeedApp(app: App, section: string): void {
+  const found = SECTIONS.find(([id]) => id === section);
+  if (!found) throw new Error(`no section ${section}: use one of ${SECTIONS.map(([id]) => id).join(', ')}`);
+  new found[1](app, section);
+  // review every workload at synth and write security-review.md and .json next to the manifest.
   SecurityCheck.apply(app);
 }
 
 if (require.main === module) {
-  const app = new App();
-  buildSeedApp(app);
-  app.synth();
+  for (const [section] of SECTIONS) {
+    const app = new App({ outdir: path.join(process.env.CDK8S_OUTDIR ?? 'dist', section) });
+    buildSeedApp(app, section);
+    app.synth();
+  }
 }

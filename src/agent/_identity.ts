@@ -18,6 +18,8 @@ export interface AgentIdentityProps {
   readonly labels: { [key: string]: string };
   /** whether to mount the token, when the props say; otherwise decided by the permissions. */
   readonly automountServiceAccountToken?: boolean;
+  /** called with every object created in the agent's namespace (to order it after the Namespace). */
+  readonly inNamespace: (object: ApiObject) => void;
 }
 
 export class AgentIdentity {
@@ -34,6 +36,7 @@ export class AgentIdentity {
       metadata: { name: props.name, namespace: props.namespace, labels: { ...props.labels } },
       automountServiceAccountToken: Lazy.any({ produce: () => this.mountsToken() }),
     });
+    props.inNamespace(this.serviceAccount);
   }
 
   /** whether the pods mount the ServiceAccount token: as the props say, else only when the agent has permissions. */
@@ -63,12 +66,14 @@ export class AgentIdentity {
       }
       if (typeof files[f] !== 'string') fail(this.scope, `configFiles.${f} must be a string, got ${typeof files[f]}`);
     }
-    return new ApiObject(this.scope, 'Config', {
+    const configMap = new ApiObject(this.scope, 'Config', {
       apiVersion: 'v1',
       kind: 'ConfigMap',
       metadata: { name: `${this.props.name}-config`, namespace: this.props.namespace, labels: { ...this.props.labels } },
       data: { ...files },
     });
+    this.props.inNamespace(configMap);
+    return configMap;
   }
 
   /** a ClusterIP Service over the named ports of the main container. */
@@ -84,7 +89,7 @@ export class AgentIdentity {
       return { name, port: port.containerPort, targetPort: name, protocol: port.protocol ?? 'TCP' };
     });
     for (const k of Object.keys(options.annotations ?? {})) checkLabelKey(this.scope, 'service.annotations', k);
-    return new ApiObject(this.scope, 'Service', {
+    const service = new ApiObject(this.scope, 'Service', {
       apiVersion: 'v1',
       kind: 'Service',
       metadata: {
@@ -100,6 +105,8 @@ export class AgentIdentity {
         internalTrafficPolicy: options.nodeLocal ? 'Local' : undefined,
       },
     });
+    this.props.inNamespace(service);
+    return service;
   }
 
   private createRbac(cluster: boolean): { role: ApiObject; binding: ApiObject } {
@@ -121,6 +128,10 @@ export class AgentIdentity {
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: roleKind, name: roleName },
       subjects: [{ kind: 'ServiceAccount', name, namespace }],
     });
+    if (!cluster) {
+      this.props.inNamespace(role);
+      this.props.inNamespace(binding);
+    }
     if (cluster && Chart.of(this.scope).namespace !== undefined) {
       // cluster-scoped objects carry no namespace, whatever the chart's default.
       role.addJsonPatch(JsonPatch.remove('/metadata/namespace'));

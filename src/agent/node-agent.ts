@@ -1,6 +1,7 @@
 import { ApiObject, Chart, Lazy } from 'cdk8s';
 import { Construct } from 'constructs';
 import { AgentPod } from './_agent-pod';
+import { identityErrorsOf } from './_app-identity';
 import { CheckedApiObject, renderUnchecked } from './_checked-api-object';
 import { AgentIdentity } from './_identity';
 import { AgentNamespace } from './_namespace';
@@ -117,11 +118,8 @@ export class NodeAgent extends Construct {
       mountsToken: () => this.identity.mountsToken(),
     });
 
-    if (props.createNamespace ?? true) {
-      const ns = AgentNamespace.of(this, this.namespace, this.podSecurityVersion);
-      ns.addMember(() => this.podSecurityLevel);
-      this.namespaceObject = ns.apiObject;
-    }
+    const ns = props.createNamespace ?? true ? AgentNamespace.join(this, this.namespace, this.podSecurityVersion, () => this.podSecurityLevel) : undefined;
+    this.namespaceObject = ns?.apiObject;
     const objectLabels = { ...labels, ...MANAGED_BY };
     this.identity = new AgentIdentity(this, {
       name: this.name,
@@ -129,6 +127,7 @@ export class NodeAgent extends Construct {
       selectorLabels: this.selectorLabels,
       labels: objectLabels,
       automountServiceAccountToken: props.automountServiceAccountToken,
+      inNamespace: (o) => ns?.precede(o),
     });
     this.serviceAccount = this.identity.serviceAccount;
     if (props.configFiles !== undefined) this.configMap = this.createConfig(props.configFiles, props.configMountPath ?? `/etc/${this.name}`);
@@ -144,6 +143,7 @@ export class NodeAgent extends Construct {
       spec: Lazy.any({ produce: () => this.pod.renderSpec() }),
     }, () => this.gate.renderChecked());
     this.daemonSet = this.checkedDaemonSet;
+    ns?.precede(this.daemonSet);
     // the acknowledgements that apply to the agent travel with its manifest, for reviews of the YAML.
     this.daemonSet.metadata.addAnnotation(Acknowledgements.ANNOTATION, Lazy.any({ produce: () => this.acknowledgementsAnnotation() }) as any);
     // rendered at synth, so privileges added after construction are recorded too; left out when empty.
@@ -157,7 +157,7 @@ export class NodeAgent extends Construct {
       reviewOptions: () => this.reviewOptions(),
       threshold: props.reviewFailOn ?? Severity.HIGH,
     });
-    this.node.addValidation({ validate: () => this.gate.checkOncePerSynth() });
+    this.node.addValidation({ validate: () => [...identityErrorsOf(this), ...this.gate.checkOncePerSynth()] });
   }
 
   // ---------------------------------------------------------------- mutators

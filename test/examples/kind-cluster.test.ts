@@ -11,10 +11,10 @@ import { synthValid } from '../util/k8s-schema';
 const inventory = (name: string) => path.join(__dirname, '..', '..', 'examples', 'kind-cluster', 'nodes', `${name}.yaml`);
 
 function manifestFiles(): { a: string; b: string } {
-  const app = Testing.app();
-  buildKindClusterApp(app);
   const files = tempFiles();
   const write = (id: string) => {
+    const app = Testing.app();
+    buildKindClusterApp(app, id);
     const chart = app.charts.find((c) => c.node.id === id)!;
     return files.write(`${id}.k8s.yaml`, Yaml.stringify(...synthValid(chart)));
   };

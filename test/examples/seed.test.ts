@@ -9,15 +9,11 @@ import { synthValid } from '../util/k8s-schema';
  * YAML (copied verbatim into fixtures/) appears in the synthesized DaemonSet with the same value.
  */
 
-function charts() {
+function daemonSetOf(section: string): any {
   const app = Testing.app();
-  buildSeedApp(app);
-  return app.charts;
-}
-
-function daemonSetOf(chartId: string): any {
-  const chart = charts().find((c) => c.node.id === chartId);
-  if (!chart) throw new Error(`no chart ${chartId}`);
+  buildSeedApp(app, section);
+  const chart = app.charts.find((c) => c.node.id === section);
+  if (!chart) throw new Error(`no chart ${section}`);
   const manifests = synthValid(chart);
   const daemonSets = manifests.filter((m) => m.kind === 'DaemonSet');
   expect(daemonSets).toHaveLength(1);
