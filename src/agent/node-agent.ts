@@ -118,7 +118,9 @@ export class NodeAgent extends Construct {
       mountsToken: () => this.identity.mountsToken(),
     });
 
-    const ns = props.createNamespace ?? true ? AgentNamespace.join(this, this.namespace, this.podSecurityVersion, () => this.podSecurityLevel) : undefined;
+    const ns = props.createNamespace ?? true
+      ? AgentNamespace.join(this, this.namespace, this.podSecurityVersion, () => this.podSecurityLevel)
+      : undefined;
     this.namespaceObject = ns?.apiObject;
     const objectLabels = { ...labels, ...MANAGED_BY };
     this.identity = new AgentIdentity(this, {

@@ -87,7 +87,8 @@ describe('one descriptor per host privilege type', () => {
       const [item] = HostAccess.of(SINGLE[type]);
       expect(descriptorOf(type).reasonRequired(item)).toBe(type !== HostAccessType.HOST_PATH);
     }
-    const writable = HostAccess.of({ ...SINGLE.hostPath, containers: [{ name: 'a', image: 'a:1', securityContext: safe, volumeMounts: [{ name: 'logs', mountPath: '/l' }] }] })[0];
+    const rw = { ...SINGLE.hostPath, containers: [{ name: 'a', image: 'a:1', securityContext: safe, volumeMounts: [{ name: 'logs', mountPath: '/l' }] }] };
+    const writable = HostAccess.of(rw)[0];
     expect(descriptorOf(HostAccessType.HOST_PATH).reasonRequired(writable)).toBe(true);
   });
 });
