@@ -74,7 +74,10 @@ describe('one descriptor per host privilege type', () => {
   });
 
   test('descriptions and labels, as findings and the report print them', () => {
-    const words = (type: HostAccessType, detail: string) => [descriptorOf(type).describe({ type, detail }), descriptorOf(type).label({ type, detail })];
+    const words = (type: HostAccessType, detail: string) => {
+      const d = descriptorOf(type);
+      return [d.describe({ type, detail }), d.label({ type, detail })];
+    };
     expect(words(HostAccessType.HOST_PATH, '/var/log (read-only)')).toEqual(['hostPath /var/log (read-only)', 'hostPath /var/log (read-only)']);
     expect(words(HostAccessType.HOST_NETWORK, '')).toEqual(['hostNetwork', 'hostNetwork']);
     expect(words(HostAccessType.PRIVILEGED, 'a')).toEqual(['privileged', 'privileged']);
