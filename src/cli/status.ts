@@ -2,11 +2,11 @@
 // node, live through a kubeconfig or offline from a snapshot.
 
 import { DaemonSetNodeState, DaemonSetStatus, DaemonSetStatusReport } from '../model';
-import { newestTimestamp } from '../model/_pod-status';
 import { CliError, CliIo, Command, EXIT_FAILURE, EXIT_OK, PROGRAM, parseCommandArgs, usageError } from './_command';
 import { ApiStatusError, KubeApi } from './_kube-api';
 import { resolveTarget } from './_kubeconfig';
 import { loadObjects } from './_manifests';
+import { newestTimestamp } from '../model/_pod-status';
 
 const SNAPSHOT_COMMAND = 'kubectl get nodes,daemonsets,controllerrevisions,pods,events -A -o json';
 
@@ -225,7 +225,11 @@ async function fromCluster(options: Options): Promise<Inventory> {
   ]);
   return {
     source: `context ${target.contextName} (${target.server.origin})`,
-    nodes, daemonSets, controllerRevisions, pods, events,
+    nodes,
+    daemonSets,
+    controllerRevisions,
+    pods,
+    events,
     now: new Date(),
     namespace,
   };

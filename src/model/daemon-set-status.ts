@@ -1,10 +1,10 @@
-import { DaemonSetCoverage, NodePlacement } from './daemon-set-coverage';
 import {
   arr, compareDaemonPods, condition, ContainerView, containerLabel, containers, CREATE_ERROR_REASONS, CREATE_EVENT_REASONS,
   describeTermination, eventsFor, eventSuffix, EventView, IMAGE_PULL_REASONS, isControlledBy, isObject, isPodAvailable,
   isPodReady, isTerminal, isTerminating, namespaceOf, num, REVISION_HASH_LABEL, str, targetNodeName, TEMPLATE_GENERATION_ANNOTATION,
   TEMPLATE_GENERATION_LABEL, time,
 } from './_pod-status';
+import { DaemonSetCoverage, NodePlacement } from './daemon-set-coverage';
 import { DaemonSetUpdateStrategyType, RolloutPlan } from './rollout-plan';
 
 /**

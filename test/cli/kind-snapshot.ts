@@ -94,12 +94,20 @@ function running(started: string, readySince: string, podIP: string, hostIP: str
       { type: 'ContainersReady', status: 'True', lastProbeTime: null, lastTransitionTime: readySince },
       { type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: started },
     ],
-    hostIP, hostIPs: [{ ip: hostIP }], podIP, podIPs: [{ ip: podIP }], startTime: started,
+    hostIP,
+    hostIPs: [{ ip: hostIP }],
+    podIP,
+    podIPs: [{ ip: podIP }],
+    startTime: started,
     containerStatuses: [{
       containerID: `containerd://${Buffer.from(podIP).toString('hex').padEnd(64, '0')}`,
       image: 'docker.io/library/nginx:1.27-alpine',
       imageID: 'docker.io/library/nginx@sha256:65645c7bb6a0661892a8b03b89d0743208a18dd2f3f17a54ef4b76fb8e2f2a10',
-      lastState: {}, name: 'agent', ready: true, restartCount: 0, started: true,
+      lastState: {},
+      name: 'agent',
+      ready: true,
+      restartCount: 0,
+      started: true,
       state: { running: { startedAt: started } },
     }],
     qosClass: 'Burstable',
@@ -112,8 +120,16 @@ function event(involved: any, reason: string, message: string, at: string, type 
     kind: 'Event',
     metadata: { name: `${involved.metadata.name}.${Buffer.from(reason + at).toString('hex').slice(0, 16)}`, namespace: NS, creationTimestamp: at },
     involvedObject: { apiVersion: involved.apiVersion, kind: involved.kind, name: involved.metadata.name, namespace: NS, uid: involved.metadata.uid },
-    reason, message, type, count: 1, firstTimestamp: at, lastTimestamp: at, eventTime: null,
-    source: { component, ...(host ? { host } : {}) }, reportingComponent: component, reportingInstance: host ?? '',
+    reason,
+    message,
+    type,
+    count: 1,
+    firstTimestamp: at,
+    lastTimestamp: at,
+    eventTime: null,
+    source: { component, ...(host ? { host } : {}) },
+    reportingComponent: component,
+    reportingInstance: host ?? '',
   };
 }
 
@@ -124,12 +140,24 @@ export function kindSnapshot(): any {
   const ds = JSON.parse(JSON.stringify(b));
   ds.metadata = {
     ...ds.metadata,
-    uid: UID, generation: 2, resourceVersion: '2817', creationTimestamp: '2025-06-02T08:41:10Z',
+    uid: UID,
+    generation: 2,
+    resourceVersion: '2817',
+    creationTimestamp: '2025-06-02T08:41:10Z',
     annotations: { ...ds.metadata.annotations, 'deprecated.daemonset.template.generation': '2' },
   };
   ds.spec.template = served(ds.spec.template);
   ds.spec.updateStrategy = ds.spec.updateStrategy ?? { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } };
-  ds.status = { currentNumberScheduled: 3, desiredNumberScheduled: 3, numberAvailable: 2, numberMisscheduled: 0, numberReady: 2, numberUnavailable: 1, observedGeneration: 2, updatedNumberScheduled: 2 };
+  ds.status = {
+    currentNumberScheduled: 3,
+    desiredNumberScheduled: 3,
+    numberAvailable: 2,
+    numberMisscheduled: 0,
+    numberReady: 2,
+    numberUnavailable: 1,
+    observedGeneration: 2,
+    updatedNumberScheduled: 2,
+  };
 
   const cp = podOf(b.spec.template, 'kind-control-plane', 'nginx-agent-8kq2w', 'c41d7e2a-6b3f-4a58-9e0c-1f2d3b4a5c61', HASH_B, 2, '2025-06-02T09:02:31Z',
     running('2025-06-02T09:02:31Z', '2025-06-02T09:02:39Z', '10.244.0.5', '172.18.0.3'));
@@ -142,7 +170,9 @@ export function kindSnapshot(): any {
       { type: 'ContainersReady', status: 'False', lastProbeTime: null, lastTransitionTime: '2025-06-02T09:02:41Z', reason: 'ContainersNotReady', message: 'containers with unready status: [agent]' },
       { type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: '2025-06-02T09:02:41Z' },
     ],
-    hostIP: '172.18.0.2', hostIPs: [{ ip: '172.18.0.2' }], startTime: '2025-06-02T09:02:41Z',
+    hostIP: '172.18.0.2',
+    hostIPs: [{ ip: '172.18.0.2' }],
+    startTime: '2025-06-02T09:02:41Z',
     containerStatuses: [{ image: 'nginx:1.27-alpine', imageID: '', lastState: {}, name: 'agent', ready: false, restartCount: 0, started: false, state: { waiting: { reason: 'ContainerCreating' } } }],
     qosClass: 'Burstable',
   });

@@ -2,8 +2,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { parse } from 'yaml';
-import { runCli } from './run-cli';
 import { daemonSetOf, kindSnapshotYaml, SNAPSHOT_FILE } from './kind-snapshot';
+import { runCli } from './run-cli';
 import { ExerciseBChart } from '../../examples/seed/main';
 import { validateManifest } from '../util/k8s-schema';
 

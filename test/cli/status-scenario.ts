@@ -16,7 +16,8 @@ function retarget(obj: any, namespace: string, name: string, uid: string): any {
   const copy = JSON.parse(JSON.stringify(obj));
   copy.metadata.namespace = namespace;
   if (copy.metadata.ownerReferences) copy.metadata.ownerReferences = [{ ...copy.metadata.ownerReferences[0], name, uid }];
-  for (const labels of [copy.metadata.labels, copy.spec?.selector?.matchLabels, copy.spec?.template?.metadata?.labels, copy.data?.spec?.template?.metadata?.labels]) {
+  const labelMaps = [copy.metadata.labels, copy.spec?.selector?.matchLabels, copy.spec?.template?.metadata?.labels, copy.data?.spec?.template?.metadata?.labels];
+  for (const labels of labelMaps) {
     if (labels && labels['app.kubernetes.io/name']) labels['app.kubernetes.io/name'] = name;
   }
   return copy;
@@ -40,9 +41,21 @@ export function scenarioObjects(): any[] {
   const agent = daemonSet({ image: NEW_IMAGE, generation: 2, status: { numberReady: 1, numberAvailable: 1, updatedNumberScheduled: 1 } });
   const agentRevisions = [revision(1, HASH_V1), revision(2, HASH_V2, template({ image: NEW_IMAGE }))];
   const pulling = pod('kind-worker', {
-    name: 'node-agent-q2w9z', image: NEW_IMAGE, hash: HASH_V2, templateGeneration: 2, created: '2025-06-02T09:00:00Z', ready: false, phase: 'Pending',
+    name: 'node-agent-q2w9z',
+    image: NEW_IMAGE,
+    hash: HASH_V2,
+    templateGeneration: 2,
+    created: '2025-06-02T09:00:00Z',
+    ready: false,
+    phase: 'Pending',
     containerStatus: {
-      image: NEW_IMAGE, imageID: '', lastState: {}, name: 'agent', ready: false, restartCount: 0, started: false,
+      image: NEW_IMAGE,
+      imageID: '',
+      lastState: {},
+      name: 'agent',
+      ready: false,
+      restartCount: 0,
+      started: false,
       state: { waiting: { reason: 'ImagePullBackOff', message: `Back-off pulling image "${NEW_IMAGE}"` } },
     },
   });

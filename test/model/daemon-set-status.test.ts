@@ -1,8 +1,8 @@
 // DaemonSetStatus on realistic cluster objects (see status-fixtures.ts for where each message's wording comes from).
-import { DaemonSetNodeState, DaemonSetStatus, DaemonSetStatusOptions } from '../../src/model';
 import {
   daemonSet, DS_NAME, event, HASH_V1, HASH_V2, IMAGE, kindNodes, node, NOW, NS, pod, revision, schedulerEvent, template,
 } from './status-fixtures';
+import { DaemonSetNodeState, DaemonSetStatus, DaemonSetStatusOptions } from '../../src/model';
 
 const now = new Date(NOW);
 
@@ -53,7 +53,9 @@ describe('healthy and excluded', () => {
   test('a pod left on a node tainted NoSchedule after it started: excluded, still running, counted as misscheduled', () => {
     const nodes = kindNodes();
     nodes[2].spec.taints = [{ key: 'maintenance', value: 'planned', effect: 'NoSchedule' }];
-    const ds = daemonSet({ status: { desiredNumberScheduled: 1, currentNumberScheduled: 1, numberReady: 1, updatedNumberScheduled: 1, numberAvailable: 1, numberMisscheduled: 1 } });
+    const ds = daemonSet({
+      status: { desiredNumberScheduled: 1, currentNumberScheduled: 1, numberReady: 1, updatedNumberScheduled: 1, numberAvailable: 1, numberMisscheduled: 1 },
+    });
     const r = DaemonSetStatus.explain(ds, { nodes, now, controllerRevisions: [revision(1, HASH_V1)], pods: [pod('kind-worker'), pod('kind-worker2')] });
     expectConsistent(r);
     const w2 = stateOf(r, 'kind-worker2');
@@ -161,7 +163,13 @@ describe('pending', () => {
 
 describe('creating', () => {
   const containerCreating = {
-    image: IMAGE, imageID: '', lastState: {}, name: 'agent', ready: false, restartCount: 0, started: false,
+    image: IMAGE,
+    imageID: '',
+    lastState: {},
+    name: 'agent',
+    ready: false,
+    restartCount: 0,
+    started: false,
     state: { waiting: { reason: 'ContainerCreating' } },
   };
   const notReadyConditions = [
@@ -201,7 +209,8 @@ describe('creating', () => {
     const ds = daemonSet({ status: { numberReady: 1, numberAvailable: 1 } });
     // pkg/kubelet/kubelet_pods.go makeEnvironmentVariables: secret "%s" not found
     const p = pod('kind-worker2', {
-      phase: 'Pending', conditions: notReadyConditions,
+      phase: 'Pending',
+      conditions: notReadyConditions,
       containerStatus: { ...containerCreating, state: { waiting: { reason: 'CreateContainerConfigError', message: 'secret "node-agent-token" not found' } } },
     });
     const r = explain(ds, { controllerRevisions: [revision(1, HASH_V1)], pods: [pod('kind-worker'), p] });
@@ -217,7 +226,13 @@ describe('a rollout to a new image', () => {
   function rollout(waiting: any, events: (p: any) => any[]) {
     const ds = daemonSet({ image: NEW_IMAGE, generation: 2, status: { numberReady: 1, numberAvailable: 1, updatedNumberScheduled: 1 } });
     const newPod = pod('kind-worker', {
-      name: 'node-agent-q2w9z', image: NEW_IMAGE, hash: HASH_V2, templateGeneration: 2, created: '2025-06-02T09:00:00Z', ready: false, phase: 'Pending',
+      name: 'node-agent-q2w9z',
+      image: NEW_IMAGE,
+      hash: HASH_V2,
+      templateGeneration: 2,
+      created: '2025-06-02T09:00:00Z',
+      ready: false,
+      phase: 'Pending',
       containerStatus: { image: NEW_IMAGE, imageID: '', lastState: {}, name: 'agent', ready: false, restartCount: 0, started: false, state: { waiting } },
     });
     const oldPod = pod('kind-worker2');
@@ -418,16 +433,26 @@ describe('the current revision', () => {
 describe('surge rollouts', () => {
   test('maxSurge 1: the new pod crash-loops beside the old one; the other node waits; blocked', () => {
     const ds = daemonSet({
-      image: 'registry.example.com/node-agent:1.2.1', generation: 2,
+      image: 'registry.example.com/node-agent:1.2.1',
+      generation: 2,
       updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } },
       status: { updatedNumberScheduled: 0 },
     });
     const crashing = pod('kind-worker', {
-      name: 'node-agent-n3w4p', hash: HASH_V2, templateGeneration: 2, created: '2025-06-02T09:00:00Z', ready: false, image: 'registry.example.com/node-agent:1.2.1',
+      name: 'node-agent-n3w4p',
+      hash: HASH_V2,
+      templateGeneration: 2,
+      created: '2025-06-02T09:00:00Z',
+      ready: false,
+      image: 'registry.example.com/node-agent:1.2.1',
       containerStatus: {
-        image: 'registry.example.com/node-agent:1.2.1', imageID: 'registry.example.com/node-agent@sha256:9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b',
+        image: 'registry.example.com/node-agent:1.2.1',
+        imageID: 'registry.example.com/node-agent@sha256:9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b',
         lastState: { terminated: { exitCode: 1, reason: 'Error', startedAt: '2025-06-02T09:08:01Z', finishedAt: '2025-06-02T09:08:02Z', containerID: 'containerd://1a2b' } },
-        name: 'agent', ready: false, restartCount: 5, started: false,
+        name: 'agent',
+        ready: false,
+        restartCount: 5,
+        started: false,
         state: { waiting: { reason: 'CrashLoopBackOff', message: 'back-off 2m40s restarting failed container=agent pod=node-agent-n3w4p_observability(4f3e2d1c-0009-4b5a-9c8d-6e2d6e337770)' } },
       },
     });

@@ -1,7 +1,7 @@
 // The status fixtures are objects the API server accepts: each is checked against the Kubernetes schema, strictly
 // (no field the API does not have), so the tests of DaemonSetStatus read objects shaped as a cluster returns them.
-import { validateManifest } from '../util/k8s-schema';
 import { daemonSet, event, HASH_V1, kindNodes, node, pod, revision, schedulerEvent } from './status-fixtures';
+import { validateManifest } from '../util/k8s-schema';
 
 describe('status fixtures are valid Kubernetes objects', () => {
   const p = pod('kind-worker');

@@ -68,9 +68,16 @@ export function node(name: string, opts: { controlPlane?: boolean; ready?: boole
           : { type: 'Ready', status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.', lastHeartbeatTime: '2025-06-02T08:50:41Z', lastTransitionTime: '2025-06-02T08:51:30Z' },
       ],
       nodeInfo: {
-        architecture: 'amd64', bootID: '3f1c2a4e-8d0b-4f7e-9a61-2c5d7e9b0a13', containerRuntimeVersion: 'containerd://1.7.15',
-        kernelVersion: '6.8.0-45-generic', kubeProxyVersion: 'v1.30.0', kubeletVersion: 'v1.30.0', machineID: 'b1d0f3a9c2e84d67a5f0c3e2d1b4a697',
-        operatingSystem: 'linux', osImage: 'Debian GNU/Linux 12 (bookworm)', systemUUID: 'b1d0f3a9-c2e8-4d67-a5f0-c3e2d1b4a697',
+        architecture: 'amd64',
+        bootID: '3f1c2a4e-8d0b-4f7e-9a61-2c5d7e9b0a13',
+        containerRuntimeVersion: 'containerd://1.7.15',
+        kernelVersion: '6.8.0-45-generic',
+        kubeProxyVersion: 'v1.30.0',
+        kubeletVersion: 'v1.30.0',
+        machineID: 'b1d0f3a9c2e84d67a5f0c3e2d1b4a697',
+        operatingSystem: 'linux',
+        osImage: 'Debian GNU/Linux 12 (bookworm)',
+        systemUUID: 'b1d0f3a9-c2e8-4d67-a5f0-c3e2d1b4a697',
       },
     },
   };
@@ -97,7 +104,15 @@ export interface DsOptions {
 
 export function daemonSet(opts: DsOptions = {}): any {
   const generation = opts.generation ?? 1;
-  const status = { currentNumberScheduled: 2, desiredNumberScheduled: 2, numberAvailable: 2, numberMisscheduled: 0, numberReady: 2, updatedNumberScheduled: 2, ...opts.status };
+  const status = {
+    currentNumberScheduled: 2,
+    desiredNumberScheduled: 2,
+    numberAvailable: 2,
+    numberMisscheduled: 0,
+    numberReady: 2,
+    updatedNumberScheduled: 2,
+    ...opts.status,
+  };
   const numberUnavailable = status.desiredNumberScheduled - status.numberAvailable;
   return {
     apiVersion: 'apps/v1',
@@ -285,7 +300,19 @@ export function pod(nodeName: string, opts: PodOptions = {}): any {
 let eventCounter = 0;
 
 /** a `v1` Event about `obj` as a component records it through client-go's legacy recorder (kubelet, controllers). */
-export function event(obj: any, e: { type?: string; reason: string; message: string; count?: number; first?: string; last?: string; component?: string; host?: string; fieldPath?: string }): any {
+export interface EventOptions {
+  readonly type?: string;
+  readonly reason: string;
+  readonly message: string;
+  readonly count?: number;
+  readonly first?: string;
+  readonly last?: string;
+  readonly component?: string;
+  readonly host?: string;
+  readonly fieldPath?: string;
+}
+
+export function event(obj: any, e: EventOptions): any {
   eventCounter++;
   const component = e.component ?? 'kubelet';
   return {
