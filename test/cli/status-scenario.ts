@@ -16,7 +16,9 @@ function retarget(obj: any, namespace: string, name: string, uid: string): any {
   const copy = JSON.parse(JSON.stringify(obj));
   copy.metadata.namespace = namespace;
   if (copy.metadata.ownerReferences) copy.metadata.ownerReferences = [{ ...copy.metadata.ownerReferences[0], name, uid }];
-  const labelMaps = [copy.metadata.labels, copy.spec?.selector?.matchLabels, copy.spec?.template?.metadata?.labels, copy.data?.spec?.template?.metadata?.labels];
+  const labelMaps = [
+    copy.metadata.labels, copy.spec?.selector?.matchLabels, copy.spec?.template?.metadata?.labels, copy.data?.spec?.template?.metadata?.labels,
+  ];
   for (const labels of labelMaps) {
     if (labels && labels['app.kubernetes.io/name']) labels['app.kubernetes.io/name'] = name;
   }

@@ -54,7 +54,9 @@ describe('healthy and excluded', () => {
     const nodes = kindNodes();
     nodes[2].spec.taints = [{ key: 'maintenance', value: 'planned', effect: 'NoSchedule' }];
     const ds = daemonSet({
-      status: { desiredNumberScheduled: 1, currentNumberScheduled: 1, numberReady: 1, updatedNumberScheduled: 1, numberAvailable: 1, numberMisscheduled: 1 },
+      status: {
+        desiredNumberScheduled: 1, currentNumberScheduled: 1, numberReady: 1, updatedNumberScheduled: 1, numberAvailable: 1, numberMisscheduled: 1,
+      },
     });
     const r = DaemonSetStatus.explain(ds, { nodes, now, controllerRevisions: [revision(1, HASH_V1)], pods: [pod('kind-worker'), pod('kind-worker2')] });
     expectConsistent(r);
