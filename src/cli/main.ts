@@ -3,11 +3,13 @@
 import { CliError, CliIo, Command, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, PROGRAM } from './_command';
 import { coverageCommand } from './coverage';
 import { reviewCommand } from './review';
+import { statusCommand } from './status';
 
 /** every subcommand: to add one, write a file exporting a Command and add it here. */
 const COMMANDS: Command[] = [
   coverageCommand,
   reviewCommand,
+  statusCommand,
 ];
 
 const PROCESS_IO: CliIo = { stdout: process.stdout, stderr: process.stderr };

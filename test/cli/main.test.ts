@@ -28,7 +28,7 @@ describe('cdk8s-node-agents', () => {
   });
 
   test('an unknown command: exit 2 naming it and the known commands', async () => {
-    expectOneErrorLine(await runCli('deploy'), 2, /^error: unknown command "deploy"; .*\(coverage, review\)\n$/);
+    expectOneErrorLine(await runCli('deploy'), 2, /^error: unknown command "deploy"; .*\(coverage, review, status\)\n$/);
     expectOneErrorLine(await runCli('help', 'deploy'), 2, /unknown command "deploy"/);
   });
 
