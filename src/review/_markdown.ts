@@ -1,7 +1,7 @@
 // Internal: the Markdown rendering of a review (SecurityReview.toMarkdown). Lists rather than tables, so that it also
 // reads well in a terminal, where the CLI prints it.
 import { Finding } from './finding';
-import { HostAccessEntry, ReviewReport, WorkloadReview } from './security-review';
+import { HostAccessEntry, ReviewReport, WorkloadReview } from './review-report';
 import { Severities, Severity } from './severity';
 
 function plural(n: number, word: string, words = `${word}s`): string {
