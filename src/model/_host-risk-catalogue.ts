@@ -1,5 +1,5 @@
 /**
- * Internal: the host-access risk catalogue as data (the source document's table 4.1, extended).
+ * Internal: the host-access risk catalogue as data.
  *
  * Risk levels are written as the string values of `RiskLevel` so that this file need not import host-risk.ts.
  */

@@ -141,8 +141,8 @@ function pathAndMode(item: HostAccessItem): { path: string; readOnly: boolean } 
  * The host-access risk catalogue: for each host privilege a pod can take, how much it gives an attacker who controls the
  * container, what exactly, and how to get the same job done with less.
  *
- * It extends table 4.1 of the DaemonSet guide (hostPath, hostNetwork, hostPID, privileged) with host paths by path and
- * writability, hostIPC, hostPort, each capability, running as root and Bidirectional mount propagation.
+ * It rates hostPath (by path and writability), hostNetwork, hostPID, hostIPC, hostPort, privileged, each capability,
+ * running as root and Bidirectional mount propagation.
  */
 export class HostRisk {
   /**

@@ -15,7 +15,7 @@ export class HostAccessReasonRule implements IReviewRule {
   public readonly severity = Severity.CRITICAL;
   public readonly ratesByRisk?: boolean = true;
   public readonly title = 'Every host privilege has a recorded reason';
-  public readonly explanation = 'Host privileges are near node-level power and must be reviewed one by one (the source document, section 4). ' +
+  public readonly explanation = 'Host privileges are near node-level power and must be reviewed one by one. ' +
     'A reason recorded next to each privilege (in the workload\'s node-agents.cdk8s.io/host-access annotation, which NodeAgent writes ' +
     'from the reason given for each privilege) tells a reviewer why it is there and lets the next maintainer drop it when the need goes. ' +
     'A privilege without a reason is an unreviewed one. The severity of each finding is the privilege\'s risk: critical for privileged, ' +
