@@ -11,7 +11,7 @@ const REASONS = 'node-agents.cdk8s.io/host-access';
 
 /** a rule that flags every container, for engine tests. */
 class EveryContainerRule implements IReviewRule {
-  public readonly id = 'TEST-EVERY-CONTAINER';
+  public readonly id: string = 'TEST-EVERY-CONTAINER';
   public readonly severity = Severity.MEDIUM;
   public readonly title = 'flags every container';
   public readonly explanation = 'for tests';
