@@ -14,7 +14,8 @@ import { currentSynth, SynthCounter, synthCounterOf } from './_synth-counter';
 import { descriptorOf } from '../model/_host-privileges';
 import { HostAccess } from '../model/host-access';
 import { HostAccessReasons } from '../model/host-access-reasons';
-import { ReviewOptions, SecurityReview } from '../review/security-review';
+import { ReviewOptions } from '../review/review-options';
+import { SecurityReview } from '../review/security-review';
 import { Severity } from '../review/severity';
 
 /** what the gate needs from its agent. */

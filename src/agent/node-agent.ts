@@ -20,8 +20,10 @@ import { HostAccessType } from '../model/host-access-type';
 import { PodSecurity, PodSecurityLevel } from '../model/pod-security';
 import { RolloutPlan } from '../model/rollout-plan';
 import { Acknowledgements } from '../review/acknowledgement';
+import { ReviewOptions } from '../review/review-options';
 import { ReviewPack } from '../review/review-pack';
-import { ReviewOptions, ReviewReport, SecurityReview } from '../review/security-review';
+import { ReviewReport } from '../review/review-report';
+import { SecurityReview } from '../review/security-review';
 import { Severity } from '../review/severity';
 
 /** `ReviewPack.defaults()`, built on the first review. */

@@ -7,7 +7,8 @@ import { currentSynth, synthCounterOf } from './_synth-counter';
 import { checkReason, fail } from './_validate';
 import { Acknowledgement, Acknowledgements } from '../review/acknowledgement';
 import { ReviewPack } from '../review/review-pack';
-import { ReviewReport, SecurityReview } from '../review/security-review';
+import { ReviewReport } from '../review/review-report';
+import { SecurityReview } from '../review/security-review';
 import { Severity } from '../review/severity';
 
 const ACK_METADATA = 'cdk8s-node-agents/acknowledgement';

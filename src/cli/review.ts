@@ -93,6 +93,8 @@ interface Options {
   readonly allowedRegistries?: string[];
   readonly podSecurityVersion?: string;
   readonly files: string[];
+  /** lines for stderr: former pack IDs given. */
+  readonly warnings: string[];
 }
 
 export const reviewCommand: Command = {
@@ -105,6 +107,7 @@ export const reviewCommand: Command = {
       io.stdout.write(HELP);
       return EXIT_OK;
     }
+    for (const warning of options.warnings) io.stderr.write(warning);
     const manifests = options.files.flatMap(loadObjects).map((o) => o.object);
     const report = SecurityReview.review(manifests, {
       packs: options.packs,
@@ -141,7 +144,7 @@ function parseOptions(args: string[]): Options {
   });
   const v = parsed.values;
   const help = v.help === true;
-  if (help) return { help, json: false, files: [] };
+  if (help) return { help, json: false, files: [], warnings: [] };
 
   let failOn: Severity | undefined;
   if (v['fail-on'] !== undefined) {
@@ -152,10 +155,24 @@ function parseOptions(args: string[]): Options {
     }
   }
   let packs: ReviewPack[] | undefined;
+  const warnings: string[] = [];
+  const formerIds = new Set<string>();
   if (v.pack !== undefined) {
-    const unknownPack = v.pack.find((id) => !PACK_IDS.includes(id));
-    if (unknownPack !== undefined) throw reviewUsageError(`unknown pack ${JSON.stringify(unknownPack)} (--pack takes ${PACK_IDS.join(', ')})`);
-    packs = [...new Set(v.pack)].map((id) => ReviewPack.byId(id));
+    packs = [];
+    for (const id of v.pack) {
+      let pack: ReviewPack;
+      try {
+        pack = ReviewPack.byId(id);
+      } catch {
+        throw reviewUsageError(`unknown pack ${JSON.stringify(id)} (--pack takes ${PACK_IDS.join(', ')})`);
+      }
+      // a former ID gives the renamed pack: say so, once per ID given
+      if (pack.id !== id && !formerIds.has(id)) {
+        formerIds.add(id);
+        warnings.push(`warning: --pack ${JSON.stringify(id)} is the former ID of ${JSON.stringify(pack.id)}, accepted for one release: use --pack ${pack.id}\n`);
+      }
+      if (!packs.some((p) => p.id === pack.id)) packs.push(pack);
+    }
   }
   const registries = v['allowed-registry'];
   if (registries !== undefined && registries.some((r) => r.trim() === '')) throw reviewUsageError('--allowed-registry needs a registry, e.g. registry.example.com');
@@ -176,6 +193,7 @@ function parseOptions(args: string[]): Options {
     allowedRegistries: registries,
     podSecurityVersion: version,
     files: parsed.positionals,
+    warnings,
   };
 }
 

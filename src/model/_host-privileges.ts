@@ -10,7 +10,7 @@
  */
 import { normalizeHostPath } from './_paths';
 import { ContainerRef, containerField, containersOf, describe, dropUndefined, list, object, volumesOf } from './_pod-spec';
-import { BASELINE_CAPABILITIES } from './_psa-checks';
+import { BASELINE_CAPABILITIES } from './_psa-common';
 import { capabilityRisk, highestRisk, hostPortRisk, mountPropagationRisk, pathRisk } from './_risk-assessors';
 import { HostAccessItem } from './host-access-item';
 import { HostAccessType } from './host-access-type';

@@ -3,6 +3,7 @@ export {};
 export * from './daemon-set-coverage';
 export * from './rollout-plan';
 export * from './daemon-set-status';
+export * from './daemon-set-status-report';
 export * from './host-access-type';
 export * from './host-access-item';
 export * from './host-access-reasons';

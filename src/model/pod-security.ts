@@ -1,5 +1,6 @@
 import { containersOf, object, podSecurityContext, podTemplateOf, requirePodSpec, volumesOf } from './_pod-spec';
-import { CHECKS, CheckContext, CheckDefinition, CheckLevel } from './_psa-checks';
+import { CHECKS } from './_psa-checks';
+import { CheckContext, CheckDefinition, CheckLevel } from './_psa-common';
 
 /**
  * The Pod Security Standards levels, from least to most strict.

@@ -17,7 +17,8 @@ export interface SecurityReviewValidationProps {
   readonly failOn?: string;
 
   /**
-   * IDs of the rule packs to run (see RULES.md), e.g. `['seed-baseline', 'node-agent-practices']`.
+   * IDs of the rule packs to run (see RULES.md), e.g. `['node-agent-baseline', 'node-agent-practices']`. A former pack ID is accepted
+   * for one release (see `ReviewPack.byId`).
    *
    * @default - the default packs
    */

@@ -13,7 +13,7 @@ const PSS_RULES = PodSecurityCheckRule.allChecks().map((c) => new PodSecurityChe
 const PSS_BASELINE = PSS_RULES.filter((r) => r.level === PodSecurityLevel.BASELINE);
 const PSS_RESTRICTED = PSS_RULES.filter((r) => r.level === PodSecurityLevel.RESTRICTED);
 
-const SEED_BASELINE: IReviewRule[] = [
+const NODE_AGENT_BASELINE: IReviewRule[] = [
   new HostPathWritableRule(),
   new HostPathUnusedRule(),
   new PrivilegedContainerRule(),
@@ -25,6 +25,11 @@ const SEED_BASELINE: IReviewRule[] = [
   new ReadOnlyRootFilesystemRule(),
   new RunAsNonRootRule(),
 ];
+
+/** deprecated pack IDs, accepted by `ReviewPack.byId()` for one release, and the ID each pack now has. */
+const FORMER_IDS: { [former: string]: string } = {
+  'seed-baseline': 'node-agent-baseline',
+};
 
 const NODE_AGENT_PRACTICES: IReviewRule[] = [
   new ResourcesRule(),
@@ -50,8 +55,14 @@ const NODE_AGENT_PRACTICES: IReviewRule[] = [
  * ```
  */
 export class ReviewPack {
-  /** the ID of `seedBaseline()`. */
-  public static readonly SEED_BASELINE = 'seed-baseline';
+  /** the ID of `nodeAgentBaseline()`. */
+  public static readonly NODE_AGENT_BASELINE = 'node-agent-baseline';
+  /**
+   * The former name of `NODE_AGENT_BASELINE`, with the same value (`node-agent-baseline`).
+   *
+   * @deprecated use `NODE_AGENT_BASELINE`; kept for one release. `byId()` still accepts the pack's former ID too.
+   */
+  public static readonly SEED_BASELINE = ReviewPack.NODE_AGENT_BASELINE;
   /** the ID of `nodeAgentPractices()`. */
   public static readonly NODE_AGENT_PRACTICES = 'node-agent-practices';
   /** the ID of `podSecurityBaseline()`. */
@@ -60,15 +71,24 @@ export class ReviewPack {
   public static readonly POD_SECURITY_RESTRICTED = 'pss-restricted';
 
   /**
-   * The security baseline of the source document (the DaemonSet guide, section 4): only the host paths needed, read-only;
-   * no privileged containers where capabilities would do; a dedicated namespace, ServiceAccount and minimal RBAC; images
-   * pinned (no latest) and, when allowed registries are given, from them; readOnlyRootFilesystem and runAsNonRoot.
+   * The security baseline every node agent should meet: only the host paths it needs, read-only; capabilities instead
+   * of privileged containers; a dedicated namespace, ServiceAccount and minimal RBAC; images pinned (no latest) and,
+   * when allowed registries are given, from them; readOnlyRootFilesystem and runAsNonRoot.
+   */
+  public static nodeAgentBaseline(): ReviewPack {
+    return new ReviewPack(ReviewPack.NODE_AGENT_BASELINE, NODE_AGENT_BASELINE,
+      'The security baseline every node agent should meet: host paths read-only and only those needed; capabilities instead of ' +
+      'privileged; a dedicated namespace, ServiceAccount and minimal RBAC; pinned images from allowed registries, never latest; ' +
+      'readOnlyRootFilesystem and runAsNonRoot.');
+  }
+
+  /**
+   * The former name of `nodeAgentBaseline()`: returns the same pack, whose ID is `node-agent-baseline`.
+   *
+   * @deprecated use `nodeAgentBaseline()`; kept for one release.
    */
   public static seedBaseline(): ReviewPack {
-    return new ReviewPack(ReviewPack.SEED_BASELINE, SEED_BASELINE,
-      'The security baseline of the source document (DaemonSet guide, section 4): host paths read-only and only those needed; ' +
-      'capabilities instead of privileged; a dedicated namespace, ServiceAccount and minimal RBAC; pinned images from allowed ' +
-      'registries, never latest; readOnlyRootFilesystem and runAsNonRoot.');
+    return ReviewPack.nodeAgentBaseline();
   }
 
   /**
@@ -101,9 +121,9 @@ export class ReviewPack {
       'version. Not a default: most node agents cannot be restricted, but agents that need no host access should be.');
   }
 
-  /** the packs a review runs by default: `seedBaseline()`, `nodeAgentPractices()`, `podSecurityBaseline()`. */
+  /** the packs a review runs by default: `nodeAgentBaseline()`, `nodeAgentPractices()`, `podSecurityBaseline()`. */
   public static defaults(): ReviewPack[] {
-    return [ReviewPack.seedBaseline(), ReviewPack.nodeAgentPractices(), ReviewPack.podSecurityBaseline()];
+    return [ReviewPack.nodeAgentBaseline(), ReviewPack.nodeAgentPractices(), ReviewPack.podSecurityBaseline()];
   }
 
   /** every built-in pack: the defaults, then `podSecurityRestricted()`. */
@@ -112,14 +132,18 @@ export class ReviewPack {
   }
 
   /**
-   * A built-in pack by its ID: `seed-baseline`, `node-agent-practices`, `pss-baseline` or `pss-restricted`.
+   * A built-in pack by its ID: `node-agent-baseline`, `node-agent-practices`, `pss-baseline` or `pss-restricted`.
+   *
+   * A former ID is accepted for one release and gives the renamed pack, which carries its current ID (reports list
+   * `node-agent-baseline` for it): `seed-baseline` is the former ID of `node-agent-baseline`.
    *
    * @param id the pack's ID
    * @throws when no built-in pack has that ID
    */
   public static byId(id: string): ReviewPack {
     const all = ReviewPack.all();
-    const found = all.find((p) => p.id === id);
+    const current = Object.prototype.hasOwnProperty.call(FORMER_IDS, id) ? FORMER_IDS[id] : id;
+    const found = all.find((p) => p.id === current);
     if (!found) {
       throw new Error(`unknown review pack ${JSON.stringify(id)}: use one of ${all.map((p) => p.id).join(', ')}`);
     }
@@ -138,7 +162,7 @@ export class ReviewPack {
     return new ReviewPack(id, rules, description ?? `Custom rules (${id}).`);
   }
 
-  /** the pack's ID, e.g. `seed-baseline`. */
+  /** the pack's ID, e.g. `node-agent-baseline`. */
   public readonly id: string;
 
   /** the pack's rules, in the order the rules catalogue lists them. */

@@ -1,4 +1,4 @@
-import { ReviewOptions } from './security-review';
+import { ReviewSettings } from './review-settings';
 import { Severity } from './severity';
 
 /**
@@ -30,8 +30,11 @@ export interface WorkloadContext {
   /** every manifest under review, for rules that need context: RBAC, ServiceAccounts, Namespaces. */
   readonly allManifests: any[];
 
-  /** the options of the review, with `podSecurityVersion` resolved. */
-  readonly options: ReviewOptions;
+  /**
+   * The review's settings that rules read (`podSecurityVersion` resolved, `allowedRegistries`). At run time it is the
+   * review's whole `ReviewOptions` object; a rule should read only these settings.
+   */
+  readonly options: ReviewSettings;
 }
 
 /**

@@ -1,5 +1,9 @@
 import { ReviewPack } from './review-pack';
 import { IReviewRule } from './review-rule';
+import { ApiRejectedRule } from './rules/api-rejected';
+
+/** the rules every review runs whatever its packs (see `_engine.ts`). */
+const ALWAYS_ON: IReviewRule[] = [new ApiRejectedRule()];
 
 const DEFAULT_PACKS = new Set(ReviewPack.defaults().map((p) => p.id));
 
@@ -64,6 +68,24 @@ export class RulesCatalogue {
       lines.push(`## Pack \`${pack.id}\``, '', pack.description, '', '| Rule ID | Severity | Title |', '|---|---|---|');
       for (const rule of pack.rules) lines.push(`| [${rule.id}](#${anchor(rule.id)}) | ${severityOf(rule)} | ${cell(rule.title)} |`);
       lines.push('');
+    }
+    lines.push(
+      '## Always on',
+      '',
+      'Every review runs these, whatever its packs. Their findings cannot be acknowledged and count at every `--fail-on` ' +
+        'level and every `reviewFailOn`: the manifest is wrong, not a risk to accept.',
+      '',
+      '| Rule ID | Severity | Title |',
+      '|---|---|---|',
+      ...ALWAYS_ON.map((r) => `| [${r.id}](#${anchor(r.id)}) | ${severityOf(r)} | ${cell(r.title)} |`),
+      '| NA-REVIEW-ERROR | high | The manifest can be read: every field has the type Kubernetes expects |',
+      '',
+      'NA-REVIEW-ERROR is raised by the engine itself when a workload cannot be reviewed: an annotation it cannot parse, ' +
+        'a field of the wrong type, a workload without a pod spec. Nothing unreadable passes silently.',
+      '',
+    );
+    for (const rule of ALWAYS_ON) {
+      lines.push(`### ${rule.id}`, '', `**${rule.title}.** Severity: ${severityOf(rule)}. Always on.`, '', rule.explanation, '', `Fix: ${rule.fix}.`, '');
     }
     lines.push('## Rules', '');
     for (const rule of rules) {

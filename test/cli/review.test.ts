@@ -71,7 +71,7 @@ describe('review: report', () => {
     const r = await runCli('review', t.write('app.yaml', yamlStream({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'observability' } }, exporter())));
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
-    expect(r.stdout).toMatch(/^# Security review\n\n1 workload; Pod Security policy version 1\.28; packs seed-baseline, node-agent-practices, pss-baseline\.\n/);
+    expect(r.stdout).toMatch(/^# Security review\n\n1 workload; Pod Security policy version 1\.28; packs node-agent-baseline, node-agent-practices, pss-baseline\.\n/);
     expect(r.stdout).toContain('## DaemonSet observability/exporter\n\nPod Security level: privileged\n');
     expect(r.stdout).toContain('- hostPath / (read-only): risk critical\n  - reason: no reason recorded\n');
     expect(r.stdout).toContain('- hostPath /sys (read-only): risk medium\n  - reason: reads hardware and kernel metrics\n');
@@ -231,8 +231,21 @@ describe('review: options', () => {
     expect(two.workloads[0].findings.filter((f: any) => f.rule === 'PSS-BASELINE-hostPathVolumes')).toHaveLength(1);
   });
 
+  test('--pack accepts the former ID seed-baseline for one release, with a warning: the renamed pack runs, once', async () => {
+    const former = await runCli('review', '--json', '--pack', 'seed-baseline', CHART_SHAPED);
+    const renamed = await runCli('review', '--json', '--pack', 'node-agent-baseline', CHART_SHAPED);
+    expect(former.code).toBe(0);
+    expect(JSON.parse(former.stdout).packs).toEqual(['node-agent-baseline']);
+    expect(former.stdout).toBe(renamed.stdout);
+    expect(renamed.stderr).toBe('');
+    expect(former.stderr).toBe('warning: --pack "seed-baseline" is the former ID of "node-agent-baseline", accepted for one release: use --pack node-agent-baseline\n');
+    const both = await runCli('review', '--json', '--pack', 'seed-baseline', '--pack', 'node-agent-baseline', '--pack', 'seed-baseline', CHART_SHAPED);
+    expect(both.stdout).toBe(renamed.stdout);
+    expect(both.stderr).toBe(former.stderr);
+  });
+
   test('--allowed-registry checks image registries; repeatable', async () => {
-    const rules = async (...args: string[]) => JSON.parse((await runCli('review', '--json', '--pack', 'seed-baseline', ...args, CHART_SHAPED)).stdout)
+    const rules = async (...args: string[]) => JSON.parse((await runCli('review', '--json', '--pack', 'node-agent-baseline', ...args, CHART_SHAPED)).stdout)
       .workloads[0].findings.map((f: any) => f.rule);
     expect(await rules('--allowed-registry', 'registry.example.com')).toContain('NA-IMAGE-REGISTRY');
     expect(await rules('--allowed-registry', 'registry.example.com', '--allowed-registry', 'cr.fluentbit.io')).not.toContain('NA-IMAGE-REGISTRY');
@@ -256,7 +269,7 @@ describe('review: options', () => {
     expect(r.stderr).toBe('');
     for (const text of ['--json', '--fail-on SEVERITY', '--pack ID', '--allowed-registry R', '--pod-security-version V', 'FILE',
       '"podSecurityLevel"', '"hostAccess"', '"findings"', 'NA-API-REJECTED',
-      'seed-baseline, node-agent-practices, pss-baseline, pss-restricted', 'node-agents.cdk8s.io/acknowledged', 'exit status: 0', '1 when --fail-on', '2 for bad arguments']) {
+      'node-agent-baseline, node-agent-practices, pss-baseline, pss-restricted', 'node-agents.cdk8s.io/acknowledged', 'exit status: 0', '1 when --fail-on', '2 for bad arguments']) {
       expect(r.stdout).toContain(text);
     }
     // every host privilege type, with what grants it and how its detail reads (from the model's descriptors)
@@ -279,7 +292,7 @@ describe('review: bad input exits 2 with one line', () => {
   test('a bad --fail-on, --pack, --allowed-registry or --pod-security-version', async () => {
     expectOneErrorLine(await runCli('review', '--fail-on', 'severe', 'a.yaml'), 2, /^error: review: --fail-on must be one of low, medium, high, critical, got "severe"; /);
     expectOneErrorLine(await runCli('review', '--pack', 'nsa', 'a.yaml'), 2,
-      /^error: review: unknown pack "nsa" \(--pack takes seed-baseline, node-agent-practices, pss-baseline, pss-restricted\); /);
+      /^error: review: unknown pack "nsa" \(--pack takes node-agent-baseline, node-agent-practices, pss-baseline, pss-restricted\); /);
     expectOneErrorLine(await runCli('review', '--allowed-registry', ' ', 'a.yaml'), 2, /^error: review: --allowed-registry needs a registry/);
     expectOneErrorLine(await runCli('review', '--pod-security-version', '1.2', 'a.yaml'), 2,
       /^error: review: --pod-security-version: pod security version "1\.2" is older than the oldest supported policy version 1\.25/);

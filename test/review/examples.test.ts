@@ -147,7 +147,7 @@ describe('examples/review/chart-shaped.yaml', () => {
   });
 
   test('with the restricted pack and an allowed registry: the image registry passes, restricted fails on hostPath and root', () => {
-    const report = SecurityReview.review(manifests, { packs: [ReviewPack.podSecurityRestricted(), ReviewPack.seedBaseline()], allowedRegistries: ['cr.fluentbit.io'] });
+    const report = SecurityReview.review(manifests, { packs: [ReviewPack.podSecurityRestricted(), ReviewPack.nodeAgentBaseline()], allowedRegistries: ['cr.fluentbit.io'] });
     const rules = report.workloads[0].findings.map((f) => f.rule);
     expect(rules).not.toContain('NA-IMAGE-REGISTRY');
     expect(rules.filter((r) => r.startsWith('PSS-RESTRICTED'))).toEqual([

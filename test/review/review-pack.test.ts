@@ -9,9 +9,9 @@ const PSS_BASELINE = [
 
 // Adding, removing or re-levelling a rule must be a visible, reviewed change: these lists pin every pack.
 describe('pack manifests', () => {
-  test('seed-baseline', () => {
-    const pack = ReviewPack.seedBaseline();
-    expect(pack.id).toBe('seed-baseline');
+  test('node-agent-baseline', () => {
+    const pack = ReviewPack.nodeAgentBaseline();
+    expect(pack.id).toBe('node-agent-baseline');
     expect(pack.rules.map((r) => `${r.id}:${r.severity}`)).toEqual([
       'NA-HOSTPATH-WRITABLE:high',
       'NA-HOSTPATH-UNUSED:medium',
@@ -65,10 +65,10 @@ describe('pack manifests', () => {
   });
 
   test('defaults, all and byId', () => {
-    expect(ReviewPack.defaults().map((p) => p.id)).toEqual(['seed-baseline', 'node-agent-practices', 'pss-baseline']);
-    expect(ReviewPack.all().map((p) => p.id)).toEqual(['seed-baseline', 'node-agent-practices', 'pss-baseline', 'pss-restricted']);
+    expect(ReviewPack.defaults().map((p) => p.id)).toEqual(['node-agent-baseline', 'node-agent-practices', 'pss-baseline']);
+    expect(ReviewPack.all().map((p) => p.id)).toEqual(['node-agent-baseline', 'node-agent-practices', 'pss-baseline', 'pss-restricted']);
     expect(ReviewPack.byId('pss-restricted').rules).toHaveLength(19);
-    expect(() => ReviewPack.byId('nsa')).toThrow('unknown review pack "nsa": use one of seed-baseline, node-agent-practices, pss-baseline, pss-restricted');
+    expect(() => ReviewPack.byId('nsa')).toThrow('unknown review pack "nsa": use one of node-agent-baseline, node-agent-practices, pss-baseline, pss-restricted');
   });
 
   test('every rule has a stable ID, a title, an explanation and a fix', () => {
@@ -79,6 +79,29 @@ describe('pack manifests', () => {
       expect(rule.fix.length).toBeGreaterThan(10);
       expect(rule.fix).not.toMatch(/\.$/);
     }
+  });
+});
+
+describe('the former ID seed-baseline (deprecated, kept for one release)', () => {
+  test('byId accepts it and gives the renamed pack, which carries its current ID', () => {
+    const pack = ReviewPack.byId('seed-baseline');
+    expect(pack.id).toBe('node-agent-baseline');
+    expect(pack.rules).toEqual(ReviewPack.nodeAgentBaseline().rules);
+    expect(pack.description).toBe(ReviewPack.nodeAgentBaseline().description);
+  });
+
+  test('SEED_BASELINE and seedBaseline() are aliases of NODE_AGENT_BASELINE and nodeAgentBaseline()', () => {
+    expect(ReviewPack.SEED_BASELINE).toBe(ReviewPack.NODE_AGENT_BASELINE);
+    expect(ReviewPack.NODE_AGENT_BASELINE).toBe('node-agent-baseline');
+    expect(ReviewPack.byId(ReviewPack.SEED_BASELINE).id).toBe('node-agent-baseline');
+    const alias = ReviewPack.seedBaseline();
+    expect([alias.id, alias.description]).toEqual([ReviewPack.nodeAgentBaseline().id, ReviewPack.nodeAgentBaseline().description]);
+    expect(alias.rules.map((r) => r.id)).toEqual(ReviewPack.nodeAgentBaseline().rules.map((r) => r.id));
+  });
+
+  test('the lists of packs name only the current ID', () => {
+    expect(ReviewPack.all().map((p) => p.id)).not.toContain('seed-baseline');
+    expect(() => ReviewPack.byId('seed')).toThrow('unknown review pack "seed": use one of node-agent-baseline, node-agent-practices, pss-baseline, pss-restricted');
   });
 });
 

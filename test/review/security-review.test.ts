@@ -11,7 +11,7 @@ const REASONS = 'node-agents.cdk8s.io/host-access';
 
 /** a rule that flags every container, for engine tests. */
 class EveryContainerRule implements IReviewRule {
-  public readonly id = 'TEST-EVERY-CONTAINER';
+  public readonly id: string = 'TEST-EVERY-CONTAINER';
   public readonly severity = Severity.MEDIUM;
   public readonly title = 'flags every container';
   public readonly explanation = 'for tests';
@@ -56,7 +56,7 @@ describe('SecurityReview.review: workloads', () => {
 
   test('finds the pod spec of each kind: CronJob\'s nested template and a Pod\'s own spec', () => {
     const privileged = goodPodSpec({ containers: [goodContainer({ securityContext: { privileged: true } })] });
-    const rule = ReviewPack.seedBaseline().rules.find((r) => r.id === 'NA-PRIVILEGED')!;
+    const rule = ReviewPack.nodeAgentBaseline().rules.find((r) => r.id === 'NA-PRIVILEGED')!;
     const fields = (kind: string) => allFindings([workload(privileged, { kind })], only(rule)).map((f) => f.field);
     expect(fields('CronJob')).toEqual(['spec.jobTemplate.spec.template.spec.containers[0].securityContext.privileged']);
     expect(fields('Pod')).toEqual(['spec.containers[0].securityContext.privileged']);
@@ -73,7 +73,7 @@ describe('SecurityReview.review: workloads', () => {
 
   test('the report records the packs and the normalised policy version', () => {
     expect(SecurityReview.review([], { podSecurityVersion: 'v1.34' })).toEqual({
-      workloads: [], podSecurityVersion: '1.34', packs: ['seed-baseline', 'node-agent-practices', 'pss-baseline'],
+      workloads: [], podSecurityVersion: '1.34', packs: ['node-agent-baseline', 'node-agent-practices', 'pss-baseline'],
     });
     expect(SecurityReview.review([], { podSecurityVersion: 'latest', packs: [] }).podSecurityVersion).toBe('latest');
   });
@@ -152,7 +152,7 @@ describe('SecurityReview.openFindings', () => {
   const acks = JSON.stringify([{ rule: 'NA-NAMESPACE', reason: 'kube-proxy convention' }]);
   const report = SecurityReview.review([
     agentWithContainer({ image: 'busybox:latest', resources: {} }, { volumes: [hostPathVolume('etc', '/etc', 'Directory')] }, { namespace: 'kube-system', annotations: { [ACK]: acks } }),
-  ], { packs: [ReviewPack.seedBaseline(), ReviewPack.nodeAgentPractices()] });
+  ], { packs: [ReviewPack.nodeAgentBaseline(), ReviewPack.nodeAgentPractices()] });
 
   test('unacknowledged findings at or above the threshold', () => {
     const rules = (threshold: Severity) => SecurityReview.openFindings(report, threshold).map((f) => `${f.severity}:${f.rule}`);
@@ -253,7 +253,7 @@ describe('SecurityReview.review: packs and options', () => {
     class Impostor extends EveryContainerRule {
       public readonly id = 'NA-NAMESPACE';
     }
-    expect(() => SecurityReview.review([], { packs: [ReviewPack.seedBaseline(), ReviewPack.custom('mine', [new Impostor()])] }))
+    expect(() => SecurityReview.review([], { packs: [ReviewPack.nodeAgentBaseline(), ReviewPack.custom('mine', [new Impostor()])] }))
       .toThrow('review options: two different rules have the ID NA-NAMESPACE (pack mine and an earlier pack): give each rule its own ID');
   });
 
@@ -310,7 +310,7 @@ describe('SecurityReview output', () => {
 
   test('Markdown: the level, every host privilege with its risk and reason (or none), open and acknowledged findings', () => {
     const md = SecurityReview.toMarkdown(SecurityReview.review([ds]));
-    expect(md).toMatch(/^# Security review\n\n1 workload; Pod Security policy version 1\.28; packs seed-baseline, node-agent-practices, pss-baseline\.\n/);
+    expect(md).toMatch(/^# Security review\n\n1 workload; Pod Security policy version 1\.28; packs node-agent-baseline, node-agent-practices, pss-baseline\.\n/);
     expect(md).toContain('## DaemonSet observability/node-agent\n\nPod Security level: privileged\n');
     expect(md).toContain('Host access (3):\n\n- hostPath /var/log (read-only): risk medium\n  - reason: no reason recorded\n  - attacker gains: reads the logs of every pod');
     expect(md).toContain('- hostNetwork: risk high\n  - reason: no reason recorded\n');

@@ -6,7 +6,7 @@ const SHARED = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 /**
  * `NA-NAMESPACE`: the workload sets a namespace of its own, not `default` or a `kube-*` system namespace.
  *
- * The source document's baseline: "a dedicated Namespace, ServiceAccount and minimal RBAC".
+ * Part of the node-agent baseline: a namespace of its own gives the agent its own Pod Security level, RBAC and policies.
  */
 export class DedicatedNamespaceRule implements IReviewRule {
   public readonly id = 'NA-NAMESPACE';

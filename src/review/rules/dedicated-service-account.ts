@@ -5,7 +5,7 @@ import { Severity } from '../severity';
 /**
  * `NA-SERVICE-ACCOUNT`: the pod runs as a ServiceAccount of its own, not the namespace's `default`.
  *
- * The source document's baseline: "a dedicated Namespace, ServiceAccount and minimal RBAC".
+ * Part of the node-agent baseline: a ServiceAccount of its own gives the agent exactly its RBAC, shared with no other pod.
  */
 export class DedicatedServiceAccountRule implements IReviewRule {
   public readonly id = 'NA-SERVICE-ACCOUNT';

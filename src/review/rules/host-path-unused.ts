@@ -5,7 +5,7 @@ import { Severity } from '../severity';
 /**
  * `NA-HOSTPATH-UNUSED`: every hostPath volume is mounted by a container.
  *
- * The source document's baseline mounts "only the host paths needed": a hostPath volume no container mounts is not needed.
+ * Part of the node-agent baseline, only the host paths needed: a hostPath volume no container mounts is not needed.
  */
 export class HostPathUnusedRule implements IReviewRule {
   public readonly id = 'NA-HOSTPATH-UNUSED';

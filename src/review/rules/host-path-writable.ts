@@ -6,7 +6,7 @@ import { Severity } from '../severity';
 /**
  * `NA-HOSTPATH-WRITABLE`: every container mounts every host path read-only (`readOnly: true`).
  *
- * The source document's security baseline: "only mount the host paths needed, and read-only".
+ * Part of the node-agent baseline: an agent that only reads the host needs no write access to it.
  */
 export class HostPathWritableRule implements IReviewRule {
   public readonly id = 'NA-HOSTPATH-WRITABLE';

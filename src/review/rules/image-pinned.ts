@@ -6,7 +6,7 @@ import { Severity } from '../severity';
 /**
  * `NA-IMAGE-PINNED`: every container's image names a version: a tag other than `latest`, or a digest.
  *
- * The source document's baseline: "restrict image sources and versions; forbid latest".
+ * Part of the node-agent baseline: every node runs the same, reviewed version of the agent.
  */
 export class ImagePinnedRule implements IReviewRule {
   public readonly id = 'NA-IMAGE-PINNED';

@@ -6,7 +6,8 @@ import { Severity } from '../severity';
 /**
  * `NA-IMAGE-REGISTRY`: when the review is given `allowedRegistries`, every image comes from one of them.
  *
- * The source document's baseline: "restrict image sources". Without `allowedRegistries` the rule does not apply.
+ * Part of the node-agent baseline: an image that runs with host privileges on every node comes from a known source.
+ * Without `allowedRegistries` the rule does not apply.
  */
 export class ImageRegistryRule implements IReviewRule {
   public readonly id = 'NA-IMAGE-REGISTRY';

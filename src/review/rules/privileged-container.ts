@@ -6,7 +6,7 @@ import { Severity } from '../severity';
 /**
  * `NA-PRIVILEGED`: no container sets `securityContext.privileged: true`.
  *
- * The source document's baseline: "no unnecessary privileged: true; add capabilities as needed".
+ * Part of the node-agent baseline: a privileged container is root on the node, where a few capabilities usually do.
  */
 export class PrivilegedContainerRule implements IReviewRule {
   public readonly id = 'NA-PRIVILEGED';

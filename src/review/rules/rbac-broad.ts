@@ -20,8 +20,7 @@ function grantsCoreGroup(apiGroups: string[]): boolean {
  * `NA-RBAC-BROAD`: the Roles and ClusterRoles bound to the workload's ServiceAccount (among the reviewed manifests) grant
  * no wildcard verbs or resources, no access to Secrets, no `escalate`/`bind`/`impersonate` and no `nodes/proxy`.
  *
- * The source document's baseline asks for "minimal RBAC"; node agents read pods and namespaces and, at most, patch
- * their node.
+ * Part of the node-agent baseline, minimal RBAC: node agents read pods and namespaces and, at most, patch their node.
  */
 export class RbacBroadRule implements IReviewRule {
   public readonly id = 'NA-RBAC-BROAD';

@@ -5,7 +5,7 @@ import { Severity } from '../severity';
 /**
  * `NA-READONLY-ROOTFS`: every container sets `securityContext.readOnlyRootFilesystem: true`.
  *
- * The source document's baseline: "turn on readOnlyRootFilesystem: true and runAsNonRoot: true to reduce the attack surface".
+ * Part of the node-agent baseline: a read-only root filesystem keeps an attacker from replacing the agent's own files.
  */
 export class ReadOnlyRootFilesystemRule implements IReviewRule {
   public readonly id = 'NA-READONLY-ROOTFS';

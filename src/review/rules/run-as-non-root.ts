@@ -11,7 +11,7 @@ function runAsRoot(container: string) {
  * `NA-RUN-AS-NON-ROOT`: no container may run as root: each has an effective (its own, else the pod's) `runAsNonRoot: true`
  * or a non-zero `runAsUser`, and none runs as UID 0.
  *
- * The source document's baseline: "turn on readOnlyRootFilesystem: true and runAsNonRoot: true to reduce the attack surface".
+ * Part of the node-agent baseline: root in the container turns any other weakness into root on the node.
  */
 export class RunAsNonRootRule implements IReviewRule {
   public readonly id = 'NA-RUN-AS-NON-ROOT';

@@ -2,7 +2,7 @@
 // reads well in a terminal, where the CLI prints it.
 import { labelPrivilege } from './_privileges';
 import { Finding } from './finding';
-import { HostAccessEntry, ReviewReport, WorkloadReview } from './security-review';
+import { HostAccessEntry, ReviewReport, WorkloadReview } from './review-report';
 import { Severities, Severity } from './severity';
 
 function plural(n: number, word: string, words = `${word}s`): string {

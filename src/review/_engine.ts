@@ -1,0 +1,293 @@
+// Internal: the security review engine behind SecurityReview: resolves the options, finds the workloads among the
+// manifests, runs the rules, turns violations into findings and applies acknowledgements and host-access reasons.
+import { HostAccessReason, HostAccessReasons, HostAccessType, HostRisk, PodSecurity } from '../model';
+import { hostAccessOf, podSecurityOf } from './_memo';
+import { describePrivilege } from './_privileges';
+import { workloadAnnotations } from './_workload';
+import { Acknowledgement, Acknowledgements } from './acknowledgement';
+import { Finding } from './finding';
+import { ReviewOptions } from './review-options';
+import { ReviewPack } from './review-pack';
+import { HostAccessEntry, WorkloadReview } from './review-report';
+import { HostPrivilege, IReviewRule, RuleViolation, WorkloadContext } from './review-rule';
+import { ApiRejectedRule } from './rules/api-rejected';
+import { Severities, Severity } from './severity';
+import { dig, dropUndefined, isObject } from '../model/_pod-spec';
+
+/** the rule ID of findings the engine itself raises (`SecurityReview.ERROR_RULE`). */
+export const ERROR_RULE = 'NA-REVIEW-ERROR';
+
+/** the rules the engine runs on every review, whatever the packs: the API server's own rules. */
+const ENGINE_RULES: IReviewRule[] = [new ApiRejectedRule()];
+const ENGINE_RULE_IDS = new Set(ENGINE_RULES.map((r) => r.id));
+
+/** the rule ID of the API server's rules (`SecurityReview.API_REJECTED_RULE`). */
+export const API_REJECTED_RULE = ENGINE_RULES[0].id;
+
+/**
+ * Whether a finding of this rule always counts: the API server rejects the manifest, so its findings cannot be
+ * acknowledged and are open at every threshold.
+ */
+export function alwaysBlocks(rule: string): boolean {
+  return rule === ERROR_RULE || ENGINE_RULE_IDS.has(rule);
+}
+
+/** where each workload kind keeps its pod spec. */
+const POD_SPEC_PATHS: { [kind: string]: string[] } = {
+  DaemonSet: ['spec', 'template', 'spec'],
+  Deployment: ['spec', 'template', 'spec'],
+  StatefulSet: ['spec', 'template', 'spec'],
+  ReplicaSet: ['spec', 'template', 'spec'],
+  Job: ['spec', 'template', 'spec'],
+  CronJob: ['spec', 'jobTemplate', 'spec', 'template', 'spec'],
+  Pod: ['spec'],
+};
+
+const ERROR_FIX = 'fix the manifest so that every field has the type Kubernetes expects (the API server would reject it too), then review again';
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function compareFindings(a: Finding, b: Finding): number {
+  return Severities.rank(b.severity) - Severities.rank(a.severity)
+    || compare(a.rule, b.rule)
+    || compare(a.container ?? '', b.container ?? '')
+    || compare(a.field ?? '', b.field ?? '')
+    || compare(a.message, b.message);
+}
+
+function errorMessage(e: unknown): string {
+  const message = e instanceof Error ? e.message : String(e);
+  return message.split('\n')[0];
+}
+
+/** `DaemonSet logging/fluent-bit`, or `DaemonSet fluent-bit` without a namespace. */
+function refOf(kind: string, namespace: string | undefined, name: string): string {
+  return `${kind} ${namespace ? `${namespace}/` : ''}${name || '<unnamed>'}`;
+}
+
+/** the engine's rules, then the rules of the packs, each ID once; the same rule (or an equal built-in one) in two packs is not an error. */
+export function rulesOf(packs: ReviewPack[]): IReviewRule[] {
+  const byId = new Map<string, IReviewRule>(ENGINE_RULES.map((r) => [r.id, r]));
+  for (const pack of packs) {
+    if (!(pack instanceof ReviewPack)) throw new Error('review options: packs must be ReviewPack objects, e.g. ReviewPack.defaults()');
+    for (const rule of pack.rules) {
+      const existing = byId.get(rule.id);
+      if (!existing) {
+        byId.set(rule.id, rule);
+      } else if (existing !== rule && existing.constructor !== rule.constructor) {
+        throw new Error(`review options: two different rules have the ID ${rule.id} (pack ${pack.id} and an earlier pack): give each rule its own ID`);
+      }
+    }
+  }
+  return [...byId.values()];
+}
+
+function validateOptions(options: ReviewOptions): void {
+  const registries = options.allowedRegistries;
+  if (registries !== undefined && (!Array.isArray(registries) || registries.some((r) => typeof r !== 'string' || r.trim() === ''))) {
+    throw new Error(`review options: allowedRegistries must be a list of registry hosts such as "registry.example.com", got ${JSON.stringify(registries)}`);
+  }
+  for (const w of options.acknowledgements ?? []) {
+    if (!w || typeof w.kind !== 'string' || typeof w.name !== 'string' || !Array.isArray(w.acknowledgements)) {
+      throw new Error(`review options: each acknowledged workload needs kind, name and acknowledgements, got ${JSON.stringify(w)}`);
+    }
+    // the same checks as the annotation: a rule and a non-empty reason
+    Acknowledgements.format(w.acknowledgements);
+  }
+}
+
+export function resolveOptions(options: ReviewOptions): ReviewOptions {
+  if (!isObject(options)) throw new Error('review options must be an object');
+  validateOptions(options);
+  const podSecurityVersion = options.podSecurityVersion ?? PodSecurity.DEFAULT_VERSION;
+  PodSecurity.versionLabel(podSecurityVersion); // throws a clear error for a bad version
+  return { ...options, packs: options.packs ?? ReviewPack.defaults(), podSecurityVersion };
+}
+
+export function contextsOf(manifests: any[], options: ReviewOptions): WorkloadContext[] {
+  if (!Array.isArray(manifests)) throw new Error('manifests must be a list of Kubernetes objects (parsed YAML documents)');
+  manifests.forEach((m, i) => {
+    if (!isObject(m)) throw new Error(`manifests[${i}] must be a Kubernetes object (a mapping with apiVersion and kind), got ${JSON.stringify(m)}`);
+  });
+  // a copy per review: the rules' indexes of the manifests (RBAC, ServiceAccounts) are keyed by this list
+  const allManifests = [...manifests];
+  return allManifests
+    .filter((m) => typeof m.kind === 'string' && Object.prototype.hasOwnProperty.call(POD_SPEC_PATHS, m.kind))
+    .map((m) => {
+      const path = POD_SPEC_PATHS[m.kind];
+      const ns = m.metadata?.namespace;
+      const name = m.metadata?.name;
+      return {
+        manifest: m,
+        kind: m.kind,
+        namespace: typeof ns === 'string' && ns !== '' ? ns : undefined,
+        name: typeof name === 'string' ? name : '',
+        podSpec: dig(m, path),
+        podSpecPath: path.join('.'),
+        allManifests,
+        options,
+      };
+    });
+}
+
+export function normalizedVersion(version: string | undefined): string {
+  const label = PodSecurity.versionLabel(version);
+  return label.startsWith('v') ? label.slice(1) : label;
+}
+
+interface Draft {
+  readonly rule: string;
+  readonly severity: Severity;
+  readonly message: string;
+  readonly fix: string;
+  readonly container?: string;
+  readonly field?: string;
+  readonly privileges?: HostPrivilege[];
+}
+
+/** the host-access reasons that explain every privilege of a finding, or undefined when one has none or the finding is critical. */
+function explainedBy(draft: Draft, reasons: HostAccessReason[]): string | undefined {
+  if (!draft.privileges || draft.privileges.length === 0 || draft.severity === Severity.CRITICAL) return undefined;
+  const explained: string[] = [];
+  for (const p of draft.privileges) {
+    const found = HostAccessReasons.find(reasons, p.type as HostAccessType, p.detail, p.container);
+    if (!found || found.reason.trim() === '') return undefined;
+    explained.push(`host-access reason for ${describePrivilege({ type: p.type as HostAccessType, detail: p.detail })}: ${found.reason.trim()}`);
+  }
+  return [...new Set(explained)].join('; ');
+}
+
+function workloadKey(kind: string, namespace: string | undefined, name: string): string {
+  return JSON.stringify([kind, namespace || '', name]);
+}
+
+/** the acknowledgements given in the options, by workload. */
+export function acknowledgementsByWorkload(options: ReviewOptions): Map<string, Acknowledgement[]> {
+  const byWorkload = new Map<string, Acknowledgement[]>();
+  for (const w of options.acknowledgements ?? []) {
+    const key = workloadKey(w.kind, w.namespace, w.name);
+    byWorkload.set(key, [...(byWorkload.get(key) ?? []), ...w.acknowledgements]);
+  }
+  return byWorkload;
+}
+
+/**
+ * Reviews one workload. With a `threshold`, only the findings at or above it are built, and the report's host-access
+ * entries are left empty: what a gate needs, nothing more.
+ */
+export function reviewWorkload(
+  ctx: WorkloadContext, rules: IReviewRule[], optionAcks: Map<string, Acknowledgement[]>, threshold?: Severity,
+): WorkloadReview {
+  const ref = refOf(ctx.kind, ctx.namespace, ctx.name);
+  const drafts: Draft[] = [];
+  const engineError = (message: string) => drafts.push({ rule: ERROR_RULE, severity: Severity.HIGH, message, fix: ERROR_FIX });
+
+  let acks: Acknowledgement[] = [];
+  let reasons: HostAccessReason[] = [];
+  try {
+    const annotations = workloadAnnotations(ctx);
+    try {
+      acks = Acknowledgements.parse(annotations);
+    } catch (e) {
+      engineError(`${errorMessage(e)}; no acknowledgement of this workload applies`);
+    }
+    try {
+      reasons = HostAccessReasons.parse(annotations);
+    } catch (e) {
+      engineError(`${errorMessage(e)}; the report shows no reason for its host privileges`);
+    }
+  } catch (e) {
+    engineError(`cannot read the annotations: ${errorMessage(e)}`);
+  }
+  acks = [...acks, ...(optionAcks.get(workloadKey(ctx.kind, ctx.namespace, ctx.name)) ?? [])];
+
+  let hostAccess: HostAccessEntry[] = [];
+  let podSecurityLevel = 'unknown';
+  if (!isObject(ctx.podSpec)) {
+    engineError(`has no pod spec at ${ctx.podSpecPath}: nothing in it could be reviewed`);
+  } else {
+    try {
+      const items = hostAccessOf(ctx);
+      // a gate reports findings only: the report's entries (risk, wording) are not built.
+      if (threshold === undefined) {
+        hostAccess = items.map((item) => {
+          const assessment = HostRisk.assess(item);
+          const reason = HostAccessReasons.find(reasons, item.type, item.detail, item.container)?.reason;
+          return dropUndefined({
+            type: item.type as string,
+            detail: item.detail,
+            risk: assessment.risk as string,
+            container: item.container,
+            reason: reason !== undefined && reason.trim() !== '' ? reason : undefined,
+            attackerGains: assessment.attackerGains,
+            saferAlternative: assessment.saferAlternative,
+          });
+        });
+      }
+    } catch (e) {
+      engineError(`cannot list its host privileges: ${errorMessage(e)}`);
+    }
+    try {
+      podSecurityLevel = podSecurityOf(ctx).level;
+    } catch (e) {
+      engineError(`cannot evaluate its Pod Security level: ${errorMessage(e)}`);
+    }
+    for (const rule of rules) drafts.push(...runRule(rule, ctx));
+  }
+
+  const findings = drafts.filter((d) => threshold === undefined || alwaysBlocks(d.rule) || Severities.atLeast(d.severity, threshold)).map((d) => {
+    const message = `${ref}${d.container !== undefined ? `, container ${JSON.stringify(d.container)}` : ''}: ${d.message}` +
+      `${d.field !== undefined ? ` (${d.field})` : ''}`;
+    const matching = alwaysBlocks(d.rule) ? [] : acks.filter((a) => a.rule === d.rule && (a.container === undefined || a.container === d.container));
+    const reasonsGiven = [...new Set(matching.map((a) => a.reason.trim()))];
+    const explanation = explainedBy(d, reasons);
+    if (explanation !== undefined) reasonsGiven.push(explanation);
+    return dropUndefined<Finding>({
+      rule: d.rule,
+      severity: d.severity,
+      message,
+      fix: d.fix,
+      kind: ctx.kind,
+      namespace: ctx.namespace,
+      name: ctx.name,
+      container: d.container,
+      field: d.field,
+      acknowledged: reasonsGiven.length > 0,
+      acknowledgedReason: reasonsGiven.length > 0 ? reasonsGiven.join('; ') : undefined,
+    });
+  });
+  findings.sort(compareFindings);
+  return dropUndefined({ kind: ctx.kind, namespace: ctx.namespace, name: ctx.name, podSecurityLevel, hostAccess, findings });
+}
+
+function runRule(rule: IReviewRule, ctx: WorkloadContext): Draft[] {
+  const errorSeverity = Severities.atLeast(rule.severity, Severity.HIGH) ? rule.severity : Severity.HIGH;
+  let violations: RuleViolation[];
+  try {
+    violations = rule.evaluate(ctx);
+    if (!Array.isArray(violations)) throw new Error(`evaluate returned ${JSON.stringify(violations)}, not a list of violations`);
+    for (const v of violations) {
+      if (!v || typeof v.message !== 'string' || v.message === '') throw new Error(`evaluate returned a violation without a message: ${JSON.stringify(v)}`);
+      if (v.severity !== undefined) Severities.rank(v.severity);
+      if (v.privileges !== undefined && !Array.isArray(v.privileges)) throw new Error(`evaluate returned privileges that are not a list: ${JSON.stringify(v.privileges)}`);
+    }
+  } catch (e) {
+    return [{
+      rule: rule.id,
+      severity: errorSeverity,
+      message: `rule ${rule.id} could not evaluate it: ${errorMessage(e)}`,
+      fix: ERROR_FIX,
+    }];
+  }
+  return violations.map((v) => dropUndefined({
+    rule: rule.id,
+    severity: v.severity ?? rule.severity,
+    message: v.message,
+    fix: v.fix ?? rule.fix,
+    container: v.container,
+    field: v.field,
+    privileges: v.privileges,
+  }));
+}

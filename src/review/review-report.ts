@@ -1,0 +1,87 @@
+import { Finding } from './finding';
+
+/**
+ * One host privilege of a workload, with its risk and the reason recorded for it.
+ */
+export interface HostAccessEntry {
+  /** the kind of privilege: a `HostAccessType` value (`hostPath`, `hostNetwork`, `hostPID`, `hostIPC`, `hostPort`, `privileged`, `capability`, `runAsRoot`). */
+  readonly type: string;
+
+  /**
+   * Which privilege: the host path with `(read-only)` or `(read-write)`, the capability, `port/protocol`, the container
+   * name (privileged, runAsRoot), or empty (host namespaces).
+   */
+  readonly detail: string;
+
+  /** the privilege's risk: a `RiskLevel` value. */
+  readonly risk: string;
+
+  /**
+   * The container that holds it.
+   *
+   * @default - a pod-level privilege (host namespaces, hostPath volumes)
+   */
+  readonly container?: string;
+
+  /**
+   * The reason recorded for it in the workload's `node-agents.cdk8s.io/host-access` annotation.
+   *
+   * @default - no reason recorded
+   */
+  readonly reason?: string;
+
+  /** what an attacker who controls the container gains through it. */
+  readonly attackerGains: string;
+
+  /** how to get what the agent needs with less. */
+  readonly saferAlternative: string;
+}
+
+/**
+ * The review of one workload.
+ */
+export interface WorkloadReview {
+  /** the workload's kind. */
+  readonly kind: string;
+
+  /**
+   * The workload's namespace.
+   *
+   * @default - the manifest sets no namespace
+   */
+  readonly namespace?: string;
+
+  /** the workload's name. */
+  readonly name: string;
+
+  /** the strictest Pod Security level the pod satisfies (`privileged`, `baseline`, `restricted`), or `unknown` when its spec cannot be read. */
+  readonly podSecurityLevel: string;
+
+  /** every host privilege the pod takes, in `HostAccess` order. */
+  readonly hostAccess: HostAccessEntry[];
+
+  /** every finding, open and acknowledged: by severity (critical first), then rule, container, field and message. */
+  readonly findings: Finding[];
+}
+
+/**
+ * The result of a security review.
+ */
+export interface ReviewReport {
+  /** one review per workload, in the order of the manifests. */
+  readonly workloads: WorkloadReview[];
+
+  /**
+   * The Pod Security policy version evaluated, normalised: `1.28` or `latest`.
+   *
+   * @default - not recorded
+   */
+  readonly podSecurityVersion?: string;
+
+  /**
+   * The IDs of the packs that ran.
+   *
+   * @default - not recorded
+   */
+  readonly packs?: string[];
+}

@@ -1,0 +1,22 @@
+/**
+ * The settings of a review that rules read: the part of `ReviewOptions` a rule sees in `WorkloadContext.options`.
+ *
+ * Kept apart from `ReviewOptions` (which names the packs, and so the rules) so that a rule depends on its settings
+ * only, not on the packs that contain it.
+ */
+export interface ReviewSettings {
+  /**
+   * The Pod Security Standards policy version to evaluate, as a namespace pins it: `'1.28'`, `'v1.34'` or `'latest'`.
+   *
+   * @default '1.28' (PodSecurity.DEFAULT_VERSION)
+   */
+  readonly podSecurityVersion?: string;
+
+  /**
+   * The registries images may come from: registry hosts (`registry.example.com`) or host and path prefixes
+   * (`docker.io/falcosecurity`). Read by the `NA-IMAGE-REGISTRY` rule.
+   *
+   * @default - any registry
+   */
+  readonly allowedRegistries?: string[];
+}
