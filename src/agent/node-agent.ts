@@ -930,7 +930,7 @@ export class NodeAgent extends Construct {
       fail(this, `${field} has no requirements: an empty term matches no node; give at least one NodeRequirement`);
     }
     for (const r of term.requirements) {
-      if (!(r instanceof NodeRequirement)) fail(this, `${field}: requirements must be created with NodeRequirement.in(), notIn(), exists(), doesNotExist(), greaterThan(), lessThan(), named() or notNamed()`);
+      if (!(r instanceof NodeRequirement)) fail(this, `${field}: requirements must be created with NodeRequirement.isIn(), notIn(), exists(), doesNotExist(), greaterThan(), lessThan(), named() or notNamed()`);
       if (r.target === 'label') checkLabelKey(this, field, r.key);
       if (r.operator === 'In' || r.operator === 'NotIn') {
         if (!r.values || r.values.length === 0) fail(this, `${field}: ${r.operator} on "${r.key}" needs at least one value`);

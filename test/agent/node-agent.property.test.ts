@@ -463,7 +463,7 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.constantFrom(...BAD_LABEL_KEYS).map((k) => M(`toleration key ${JSON.stringify(k)}`, /tolerations/, (p) => withToleration(p, Toleration.exists(k)))),
   fc.constantFrom(...BAD_LABEL_VALUES).map((v) => M(`toleration value ${JSON.stringify(v)}`, /tolerations\[mutation\] value/, (p) => withToleration(p, Toleration.equal('mutation', v)))),
   fc.constantFrom(...BAD_LABEL_KEYS).map((k) => M(`affinity key ${JSON.stringify(k)}`, /requiredNodeAffinity\[0\]/, (p) => ({ ...p, requiredNodeAffinity: required(NodeRequirement.exists(k)) }))),
-  fc.constantFrom(...BAD_LABEL_VALUES).map((v) => M(`affinity value ${JSON.stringify(v)}`, /requiredNodeAffinity\[0\] zone/, (p) => ({ ...p, requiredNodeAffinity: required(NodeRequirement.in('zone', ['a', v])) }))),
+  fc.constantFrom(...BAD_LABEL_VALUES).map((v) => M(`affinity value ${JSON.stringify(v)}`, /requiredNodeAffinity\[0\] zone/, (p) => ({ ...p, requiredNodeAffinity: required(NodeRequirement.isIn('zone', ['a', v])) }))),
   fc.constantFrom(...BAD_SUBDOMAINS).map((n) => M(`node name ${JSON.stringify(n)}`, /requiredNodeAffinity\[0\] node name/, (p) => ({ ...p, requiredNodeAffinity: required(NodeRequirement.notNamed(n)) }))),
   fc.constantFrom(...BAD_NAMES).map((n) => M(`name ${JSON.stringify(n)}`, /\bname "/, (p) => ({ ...p, name: n }))),
   fc.constantFrom(...BAD_NAMES).map((n) => M(`namespace ${JSON.stringify(n)}`, /namespace "/, (p) => ({ ...p, namespace: n }))),

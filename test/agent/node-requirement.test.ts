@@ -18,6 +18,8 @@ function build(props: Partial<NodeAgentProps>): void {
 
 describe('factories', () => {
   test.each([
+    ['isIn', NodeRequirement.isIn('topology.kubernetes.io/zone', ['a', 'b']), 'label', 'topology.kubernetes.io/zone', 'In', ['a', 'b']],
+    // the deprecated name, kept for TypeScript users (a Python keyword: isIn replaces it)
     ['in', NodeRequirement.in('topology.kubernetes.io/zone', ['a', 'b']), 'label', 'topology.kubernetes.io/zone', 'In', ['a', 'b']],
     ['notIn', NodeRequirement.notIn('pool', ['spot']), 'label', 'pool', 'NotIn', ['spot']],
     ['exists', NodeRequirement.exists('gpu'), 'label', 'gpu', 'Exists', undefined],
@@ -49,7 +51,7 @@ describe('rendered by NodeAgent', () => {
   });
 
   test('terms are alternatives: one nodeSelectorTerm each', () => {
-    const affinity = nodeAffinity({ requiredNodeAffinity: [{ requirements: [NodeRequirement.in('zone', ['a'])] }, { requirements: [NodeRequirement.doesNotExist('zone')] }] });
+    const affinity = nodeAffinity({ requiredNodeAffinity: [{ requirements: [NodeRequirement.isIn('zone', ['a'])] }, { requirements: [NodeRequirement.doesNotExist('zone')] }] });
     expect(affinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms).toEqual([
       { matchExpressions: [{ key: 'zone', operator: 'In', values: ['a'] }] },
       { matchExpressions: [{ key: 'zone', operator: 'DoesNotExist' }] },
@@ -68,7 +70,7 @@ describe('rendered by NodeAgent', () => {
   });
 
   test('an empty label value is a valid In value', () => {
-    const affinity = nodeAffinity({ requiredNodeAffinity: [{ requirements: [NodeRequirement.in('node-role.kubernetes.io/worker', [''])] }] });
+    const affinity = nodeAffinity({ requiredNodeAffinity: [{ requirements: [NodeRequirement.isIn('node-role.kubernetes.io/worker', [''])] }] });
     expect(affinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].values).toEqual(['']);
   });
 
@@ -81,8 +83,8 @@ describe('rejected by NodeAgent', () => {
   const required = (...requirements: NodeRequirement[]) => ({ requiredNodeAffinity: [{ requirements }] });
   test.each([
     ['an invalid label key', required(NodeRequirement.exists('bad key')), /^\[test\/node-agent\] requiredNodeAffinity\[0\]: "bad key" is not a valid label key/],
-    ['an invalid label value', required(NodeRequirement.in('zone', ['a', 'b c'])), /requiredNodeAffinity\[0\] zone: "b c" is not a valid label value/],
-    ['In without values', required(NodeRequirement.in('zone', [])), /requiredNodeAffinity\[0\]: In on "zone" needs at least one value/],
+    ['an invalid label value', required(NodeRequirement.isIn('zone', ['a', 'b c'])), /requiredNodeAffinity\[0\] zone: "b c" is not a valid label value/],
+    ['In without values', required(NodeRequirement.isIn('zone', [])), /requiredNodeAffinity\[0\]: In on "zone" needs at least one value/],
     ['NotIn without values', required(NodeRequirement.notIn('zone', [])), /requiredNodeAffinity\[0\]: NotIn on "zone" needs at least one value/],
     ['Gt with a fraction', required(NodeRequirement.greaterThan('cores', 1.5)), /requiredNodeAffinity\[0\]: Gt on "cores" needs a whole number, got 1\.5/],
     ['Lt with NaN', required(NodeRequirement.lessThan('cores', NaN)), /Lt on "cores" needs a whole number, got NaN/],
@@ -90,7 +92,7 @@ describe('rejected by NodeAgent', () => {
     ['an invalid node name', required(NodeRequirement.named('Node_1')), /requiredNodeAffinity\[0\] node name "Node_1" is not a valid name/],
     ['an empty required affinity', { requiredNodeAffinity: [] }, /requiredNodeAffinity is empty/],
     ['a term without requirements', { requiredNodeAffinity: [{ requirements: [] }] }, /requiredNodeAffinity\[0\] has no requirements/],
-    ['a requirement not made by the factories', required({ key: 'a', operator: 'Exists' } as any), /requiredNodeAffinity\[0\]: requirements must be created with NodeRequirement\.in\(\)/],
+    ['a requirement not made by the factories', required({ key: 'a', operator: 'Exists' } as any), /requiredNodeAffinity\[0\]: requirements must be created with NodeRequirement\.isIn\(\)/],
     ['a weight of 0', { preferredNodeAffinity: [{ weight: 0, requirements: [NodeRequirement.exists('a')] }] }, /preferredNodeAffinity\[0\]\.weight must be a whole number from 1 to 100, got 0/],
     ['a weight of 101', { preferredNodeAffinity: [{ weight: 101, requirements: [NodeRequirement.exists('a')] }] }, /preferredNodeAffinity\[0\]\.weight must be a whole number from 1 to 100, got 101/],
     ['a fractional weight', { preferredNodeAffinity: [{ weight: 2.5, requirements: [NodeRequirement.exists('a')] }] }, /preferredNodeAffinity\[0\]\.weight .* got 2\.5/],
