@@ -56,7 +56,7 @@ const project = new cdk8s.ConstructLibraryCdk8s({
       moduleNameMapper: { '^cdk8s-node-agents$': '<rootDir>/src' },
     },
   },
-  gitignore: ['/examples/*/dist/', '/examples/*/node_modules/', '/examples/languages/*/dist/', '__pycache__/', '/.bench/', '.jsii.tabl.json'],
+  gitignore: ['/examples/*/dist/', '/examples/*/node_modules/', '/examples/languages/*/dist/', '/examples/languages/java/target/', '__pycache__/', '/.bench/', '.jsii.tabl.json'],
   npmIgnoreOptions: { ignorePatterns: ['/examples/', '/bench/', '/.ci/', '/scripts/', '/rosetta/', '.jsii.tabl.json'] },
 });
 

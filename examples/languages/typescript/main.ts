@@ -1,6 +1,6 @@
 // The README's Quick start (its lines, in order: .ci/consumers.sh checks), one preset and the app-wide security
-// check: the reference for the same app in the other jsii languages (../python). CI synthesizes each and requires
-// the same YAML, byte for byte (.ci/consumers.sh).
+// check: the reference for the same app in the other jsii languages (../python, ../java, ../go). CI synthesizes each
+// one that can be built here and requires the same YAML, byte for byte (.ci/consumers.sh).
 import { App, Chart } from 'cdk8s';
 import { Capability } from 'cdk8s-plus-28';
 import { HostMount, NodeAgent, Toleration } from 'cdk8s-node-agents';
