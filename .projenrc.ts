@@ -81,6 +81,9 @@ for (const lang of ['python', 'java', 'go']) {
 // refuses every version of github.com/cdk8s-team/cdk8s-core-go/cdk8s/v2. package:java and package:go stay for
 // when they do; package-all builds npm and PyPI and generates the Java and Go sources (the API and the translated
 // doc examples), so that a change that jsii cannot render in those languages fails here too.
+// pacmak gives Maven an empty local repository of its own by default: use the persistent one.
+project.tasks.tryFind('package:java')!.reset('jsii-pacmak -v --target java --maven-local-repository="$HOME/.m2/repository"');
+project.tasks.tryFind('package:java')!.prependSpawn(translateDocs);
 const javaGoSources = project.addTask('package:java-go-sources', {
   description: 'Generates the Java and Go sources without building them (dist/java, dist/go)',
   steps: [
