@@ -34,6 +34,19 @@ const project = new cdk8s.ConstructLibraryCdk8s({
   ],
   bin: { 'cdk8s-node-agents': 'bin/cdk8s-node-agents' },
 
+  // The other cdk8s languages, named the way cdk8s and cdk8s-plus-28 name theirs (see their package.json
+  // jsii.targets): the npm name on PyPI with an underscore module; Maven group = the publisher's reverse
+  // domain, artifact = the npm name, Java package = group + library; a Go module in a repository of its own
+  // (cdk8s-plus: github.com/cdk8s-team/cdk8s-plus-go) whose package is the npm name without dashes.
+  // The publisher's domain is the repository's (example.com): change it with repositoryUrl.
+  publishToPypi: { distName: 'cdk8s-node-agents', module: 'cdk8s_node_agents' },
+  publishToMaven: {
+    mavenGroupId: 'com.example',
+    mavenArtifactId: 'cdk8s-node-agents',
+    javaPackage: 'com.example.cdk8s.nodeagents',
+  },
+  publishToGo: { moduleName: 'example.com/cdk8s-node-agents-go' },
+
   jestOptions: {
     // a changed snapshot must fail the run; `npm run test:update` updates them deliberately.
     updateSnapshot: javascript.UpdateSnapshot.NEVER,
@@ -57,9 +70,46 @@ const project = new cdk8s.ConstructLibraryCdk8s({
       paths: { 'cdk8s-node-agents': ['../src'] },
     },
   },
-  gitignore: ['/examples/*/dist/', '/examples/*/node_modules/', '/.bench/'],
-  npmIgnoreOptions: { ignorePatterns: ['/examples/', '/bench/', '/.ci/', '/scripts/'] },
+  gitignore: ['/examples/*/dist/', '/examples/*/node_modules/', '/examples/languages/*/dist/', '/examples/languages/java/target/', '__pycache__/', '/.bench/', '.jsii.tabl.json'],
+  npmIgnoreOptions: { ignorePatterns: ['/examples/', '/bench/', '/.ci/', '/scripts/', '/rosetta/', '.jsii.tabl.json'] },
 });
+
+// projen silences jsii's reserved-word warnings; a name that reads badly in Python or Java must show. Those that
+// remain are harmless: `type` (Go) and `namespace`/`operator` (C#) are capitalized in those languages, a Go
+// parameter `type` becomes `type_`, and `NodeRequirement.in` is the deprecated alias of `isIn`.
+project.compileTask.reset('jsii');
+project.tasks.tryFind('watch')?.reset('jsii -w');
+
+// Every code example of the docs (docstrings, README) is compiled and translated to Python, Java and Go, which the
+// packages then show; --strict fails the packaging on an example that does not compile against rosetta/*.ts-fixture.
+const translateDocs = project.addTask('docs:translate', {
+  description: 'Compiles every code example of the API docs and README and translates it for the other languages (.jsii.tabl.json)',
+  // the tablet of the previous run is the cache: an example whose source and types did not change is not compiled again.
+  exec: 'jsii-rosetta extract --strict --cache-from .jsii.tabl.json',
+});
+for (const lang of ['python', 'java', 'go']) {
+  project.tasks.tryFind(`package:${lang}`)!.prependSpawn(translateDocs);
+}
+// The Java and Go packages cannot be built from the registries this project reaches: Maven Central serves no
+// org.cdk8s:cdk8s-plus-28 and org.cdk8s:cdk8s only up to 2.70.47 (the package needs >= 2.70.106); the Go module proxy
+// refuses every version of github.com/cdk8s-team/cdk8s-core-go/cdk8s/v2. package:java and package:go stay for
+// when they do; package-all builds npm and PyPI and generates the Java and Go sources (the API and the translated
+// doc examples), so that a change that jsii cannot render in those languages fails here too.
+// pacmak gives Maven an empty local repository of its own by default: use the persistent one.
+project.tasks.tryFind('package:java')!.reset('jsii-pacmak -v --target java --maven-local-repository="$HOME/.m2/repository"');
+project.tasks.tryFind('package:java')!.prependSpawn(translateDocs);
+const javaGoSources = project.addTask('package:java-go-sources', {
+  description: 'Generates the Java and Go sources without building them (dist/java, dist/go)',
+  steps: [
+    { spawn: translateDocs.name },
+    { exec: 'jsii-pacmak -v --code-only --target java --target go' },
+  ],
+});
+const packageAll = project.tasks.tryFind('package-all')!;
+packageAll.reset();
+packageAll.spawn(project.tasks.tryFind('package:js')!);
+packageAll.spawn(project.tasks.tryFind('package:python')!);
+packageAll.spawn(javaGoSources);
 
 project.addTask('examples', {
   description: 'Synthesizes every example app under examples/ with `cdk8s synth` against the freshly compiled library',

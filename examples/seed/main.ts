@@ -47,10 +47,10 @@ export class AffinityChart extends Chart {
       namespace: 'observability',
       image,
       requiredNodeAffinity: [
-        { requirements: [NodeRequirement.in('topology.kubernetes.io/zone', ['ap-guangzhou-3'])] },
+        { requirements: [NodeRequirement.isIn('topology.kubernetes.io/zone', ['ap-guangzhou-3'])] },
       ],
       preferredNodeAffinity: [
-        { weight: 100, requirements: [NodeRequirement.in('disk-type', ['ssd'])] },
+        { weight: 100, requirements: [NodeRequirement.isIn('disk-type', ['ssd'])] },
       ],
     });
   }

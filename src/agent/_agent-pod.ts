@@ -276,7 +276,7 @@ export class AgentPod {
       fail(this.scope, `${field} has no requirements: an empty term matches no node; give at least one NodeRequirement`);
     }
     for (const r of term.requirements) {
-      if (!(r instanceof NodeRequirement)) fail(this.scope, `${field}: requirements must be created with NodeRequirement.in(), notIn(), exists(), doesNotExist(), greaterThan(), lessThan(), named() or notNamed()`);
+      if (!(r instanceof NodeRequirement)) fail(this.scope, `${field}: requirements must be created with NodeRequirement.isIn(), notIn(), exists(), doesNotExist(), greaterThan(), lessThan(), named() or notNamed()`);
     }
   }
 }

@@ -8,9 +8,18 @@ import { checkDnsSubdomain, checkLabelKey, checkLabelValue, fail, show } from '.
  * @see https://kubernetes.io/docs/concepts/scheduling-eviction/assign-pod-node/#node-affinity
  */
 export class NodeRequirement {
-  /** the node has label `key` with one of `values`. */
+  /** the node has label `key` with one of `values` (Kubernetes' `In`). */
+  public static isIn(key: string, values: string[]): NodeRequirement {
+    return new NodeRequirement('label', key, 'In', labelValues('NodeRequirement.isIn', key, values));
+  }
+
+  /**
+   * the node has label `key` with one of `values`.
+   *
+   * @deprecated use `isIn()`: `in` is a Python keyword (the Python binding would read `in_()`).
+   */
   public static in(key: string, values: string[]): NodeRequirement {
-    return new NodeRequirement('label', key, 'In', labelValues('NodeRequirement.in', key, values));
+    return NodeRequirement.isIn(key, values);
   }
 
   /** the node has no label `key`, or its value is none of `values`. */

@@ -51,7 +51,8 @@ const NODE_AGENT_PRACTICES: IReviewRule[] = [
  * appears in several packs (the same ID) is evaluated once.
  *
  * ```ts
- * SecurityReview.review(manifests, { packs: [...ReviewPack.defaults(), ReviewPack.podSecurityRestricted()] });
+ * // the default packs and the restricted Pod Security profile
+ * SecurityReview.review(manifests, { packs: ReviewPack.all() });
  * ```
  */
 export class ReviewPack {

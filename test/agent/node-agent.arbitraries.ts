@@ -137,7 +137,7 @@ export const tolerations = fc.uniqueArray(toleration, { maxLength: 5, selector: 
 
 /** a node requirement from any of the factories (every operator, labels and fields). */
 export const requirement: fc.Arbitrary<NodeRequirement> = fc.oneof(
-  fc.tuple(labelKey, fc.array(labelValue, { minLength: 1, maxLength: 3 })).map(([k, v]) => NodeRequirement.in(k, v)),
+  fc.tuple(labelKey, fc.array(labelValue, { minLength: 1, maxLength: 3 })).map(([k, v]) => NodeRequirement.isIn(k, v)),
   fc.tuple(labelKey, fc.array(labelValue, { minLength: 1, maxLength: 3 })).map(([k, v]) => NodeRequirement.notIn(k, v)),
   labelKey.map((k) => NodeRequirement.exists(k)),
   labelKey.map((k) => NodeRequirement.doesNotExist(k)),

@@ -470,7 +470,7 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.constantFrom(...BAD_LABEL_KEYS).map((k) => F('Toleration.exists', `toleration key ${JSON.stringify(k)}`, /key/, (p) => withToleration(p, Toleration.exists(k)))),
   fc.constantFrom(...BAD_LABEL_VALUES).map((v) => F('Toleration.equal', `toleration value ${JSON.stringify(v)}`, /\("mutation"\) value/, (p) => withToleration(p, Toleration.equal('mutation', v)))),
   fc.constantFrom(...BAD_LABEL_KEYS).map((k) => F('NodeRequirement.exists', `affinity key ${JSON.stringify(k)}`, /key/, (p) => ({ ...p, requiredNodeAffinity: required(NodeRequirement.exists(k)) }))),
-  fc.constantFrom(...BAD_LABEL_VALUES).map((v) => F('NodeRequirement.in', `affinity value ${JSON.stringify(v)}`, /\("zone"\) value/, (p) => ({ ...p, requiredNodeAffinity: required(NodeRequirement.in('zone', ['a', v])) }))),
+  fc.constantFrom(...BAD_LABEL_VALUES).map((v) => F('NodeRequirement.isIn', `affinity value ${JSON.stringify(v)}`, /\("zone"\) value/, (p) => ({ ...p, requiredNodeAffinity: required(NodeRequirement.isIn('zone', ['a', v])) }))),
   fc.constantFrom(...BAD_SUBDOMAINS).map((n) => F('NodeRequirement.notNamed', `node name ${JSON.stringify(n)}`, /node name/, (p) => ({ ...p, requiredNodeAffinity: required(NodeRequirement.notNamed(n)) }))),
   fc.constantFrom(...BAD_NAMES).map((n) => M(`name ${JSON.stringify(n)}`, /\bname "/, (p) => ({ ...p, name: n }))),
   fc.constantFrom(...BAD_NAMES).map((n) => M(`namespace ${JSON.stringify(n)}`, /namespace "/, (p) => ({ ...p, namespace: n }))),
@@ -479,7 +479,7 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   // placement
   fc.constant(M('an empty requiredNodeAffinity', /requiredNodeAffinity is empty/, (p) => ({ ...p, requiredNodeAffinity: [] }))),
   fc.constant(M('a term without requirements', /preferredNodeAffinity\[0\] has no requirements/, (p) => ({ ...p, preferredNodeAffinity: [{ weight: 1, requirements: [] }] }))),
-  fc.constantFrom('in', 'notIn').map((op) => F(`NodeRequirement.${op}`, `${op} without values`, /\("zone"\) needs at least one value/, (p) => ({ ...p, requiredNodeAffinity: required((NodeRequirement as any)[op]('zone', [])) }))),
+  fc.constantFrom('isIn', 'notIn').map((op) => F(`NodeRequirement.${op}`, `${op} without values`, /\("zone"\) needs at least one value/, (p) => ({ ...p, requiredNodeAffinity: required((NodeRequirement as any)[op]('zone', [])) }))),
   fc.tuple(fc.constantFrom(1.5, NaN, Infinity, -Infinity, 2 ** 60), fc.boolean()).map(([n, gt]) => F(`NodeRequirement.${gt ? 'greaterThan' : 'lessThan'}`, `${gt ? 'Gt' : 'Lt'} ${n}`, /(Gt|Lt) on "cores"/,
     (p) => ({ ...p, requiredNodeAffinity: required(gt ? NodeRequirement.greaterThan('cores', n) : NodeRequirement.lessThan('cores', n)) }))),
   fc.constantFrom(0, -1, 101, 1000, 1.5, NaN).map((w) => M(`weight ${w}`, /preferredNodeAffinity\[0\]\.weight/, (p) => ({ ...p, preferredNodeAffinity: [{ weight: w, requirements: [NodeRequirement.exists('x')] }] }))),

@@ -257,10 +257,10 @@ describe('placement', () => {
   test('required and preferred node affinity with every operator', () => {
     const spec = podSpec(synth({
       requiredNodeAffinity: [
-        { requirements: [NodeRequirement.in('zone', ['a', 'b']), NodeRequirement.notIn('pool', ['spot'])] },
+        { requirements: [NodeRequirement.isIn('zone', ['a', 'b']), NodeRequirement.notIn('pool', ['spot'])] },
         { requirements: [NodeRequirement.exists('gpu'), NodeRequirement.doesNotExist('virtual'), NodeRequirement.greaterThan('cores', 4), NodeRequirement.lessThan('gen', 10), NodeRequirement.named('node-1')] },
       ],
-      preferredNodeAffinity: [{ weight: 100, requirements: [NodeRequirement.in('disk-type', ['ssd'])] }],
+      preferredNodeAffinity: [{ weight: 100, requirements: [NodeRequirement.isIn('disk-type', ['ssd'])] }],
     }));
     expect(spec.affinity.nodeAffinity).toEqual({
       requiredDuringSchedulingIgnoredDuringExecution: {
@@ -319,7 +319,7 @@ describe('placement', () => {
   test.each([
     ['an empty required affinity', () => ({ requiredNodeAffinity: [] }), /requiredNodeAffinity is empty/],
     ['a term without requirements', () => ({ requiredNodeAffinity: [{ requirements: [] }] }), /requiredNodeAffinity\[0\] has no requirements/],
-    ['In without values', () => ({ requiredNodeAffinity: [{ requirements: [NodeRequirement.in('zone', [])] }] }), /NodeRequirement\.in\("zone"\) needs at least one value/],
+    ['In without values', () => ({ requiredNodeAffinity: [{ requirements: [NodeRequirement.isIn('zone', [])] }] }), /NodeRequirement\.isIn\("zone"\) needs at least one value/],
     ['a weight of 0', () => ({ preferredNodeAffinity: [{ weight: 0, requirements: [NodeRequirement.exists('x')] }] }), /weight must be a whole number from 1 to 100, got 0/],
     ['a weight of 101', () => ({ preferredNodeAffinity: [{ weight: 101, requirements: [NodeRequirement.exists('x')] }] }), /got 101/],
     ['Gt with a fraction', () => ({ requiredNodeAffinity: [{ requirements: [NodeRequirement.greaterThan('cores', 1.5)] }] }), /Gt on "cores" needs a whole number, got 1.5/],

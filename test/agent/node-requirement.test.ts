@@ -19,7 +19,9 @@ function build(props: Partial<NodeAgentProps>): void {
 
 describe('factories', () => {
   test.each([
-    ['in', NodeRequirement.in('topology.kubernetes.io/zone', ['a', 'b']), 'label', 'topology.kubernetes.io/zone', 'In', ['a', 'b']],
+    ['isIn', NodeRequirement.isIn('topology.kubernetes.io/zone', ['a', 'b']), 'label', 'topology.kubernetes.io/zone', 'In', ['a', 'b']],
+    // the deprecated name, kept for TypeScript users (a Python keyword: isIn replaces it)
+    ['in', NodeRequirement.isIn('topology.kubernetes.io/zone', ['a', 'b']), 'label', 'topology.kubernetes.io/zone', 'In', ['a', 'b']],
     ['notIn', NodeRequirement.notIn('pool', ['spot']), 'label', 'pool', 'NotIn', ['spot']],
     ['exists', NodeRequirement.exists('gpu'), 'label', 'gpu', 'Exists', undefined],
     ['doesNotExist', NodeRequirement.doesNotExist('virtual'), 'label', 'virtual', 'DoesNotExist', undefined],
@@ -50,7 +52,7 @@ describe('rendered by NodeAgent', () => {
   });
 
   test('terms are alternatives: one nodeSelectorTerm each', () => {
-    const affinity = nodeAffinity({ requiredNodeAffinity: [{ requirements: [NodeRequirement.in('zone', ['a'])] }, { requirements: [NodeRequirement.doesNotExist('zone')] }] });
+    const affinity = nodeAffinity({ requiredNodeAffinity: [{ requirements: [NodeRequirement.isIn('zone', ['a'])] }, { requirements: [NodeRequirement.doesNotExist('zone')] }] });
     expect(affinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms).toEqual([
       { matchExpressions: [{ key: 'zone', operator: 'In', values: ['a'] }] },
       { matchExpressions: [{ key: 'zone', operator: 'DoesNotExist' }] },
@@ -69,7 +71,7 @@ describe('rendered by NodeAgent', () => {
   });
 
   test('an empty label value is a valid In value', () => {
-    const affinity = nodeAffinity({ requiredNodeAffinity: [{ requirements: [NodeRequirement.in('node-role.kubernetes.io/worker', [''])] }] });
+    const affinity = nodeAffinity({ requiredNodeAffinity: [{ requirements: [NodeRequirement.isIn('node-role.kubernetes.io/worker', [''])] }] });
     expect(affinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].values).toEqual(['']);
   });
 
@@ -78,11 +80,16 @@ describe('rendered by NodeAgent', () => {
   });
 });
 
+test('in() is the deprecated name of isIn() (in is a Python keyword)', () => {
+  expect(NodeRequirement.in('zone', ['a'])).toEqual(NodeRequirement.isIn('zone', ['a']));
+  expect(() => NodeRequirement.in('zone', [])).toThrow(/^NodeRequirement\.isIn\("zone"\) needs at least one value/);
+});
+
 describe('rejected by the factories', () => {
   test.each([
     ['an invalid label key', () => NodeRequirement.exists('bad key'), /^NodeRequirement\.exists key: "bad key" is not a valid label key/],
-    ['an invalid label value', () => NodeRequirement.in('zone', ['a', 'b c']), /^NodeRequirement\.in\("zone"\) value: "b c" is not a valid label value/],
-    ['In without values', () => NodeRequirement.in('zone', []), /^NodeRequirement\.in\("zone"\) needs at least one value/],
+    ['an invalid label value', () => NodeRequirement.isIn('zone', ['a', 'b c']), /^NodeRequirement\.isIn\("zone"\) value: "b c" is not a valid label value/],
+    ['In without values', () => NodeRequirement.isIn('zone', []), /^NodeRequirement\.isIn\("zone"\) needs at least one value/],
     ['NotIn without values', () => NodeRequirement.notIn('zone', []), /^NodeRequirement\.notIn\("zone"\) needs at least one value/],
     ['Gt with a fraction', () => NodeRequirement.greaterThan('cores', 1.5), /^NodeRequirement\.greaterThan: Gt on "cores" needs a whole number, got 1\.5/],
     ['Lt with NaN', () => NodeRequirement.lessThan('cores', NaN), /^NodeRequirement\.lessThan: Lt on "cores" needs a whole number, got NaN/],
@@ -97,7 +104,7 @@ describe('rejected by NodeAgent', () => {
   test.each([
     ['an empty required affinity', { requiredNodeAffinity: [] }, /^\[test\/node-agent\] requiredNodeAffinity is empty/],
     ['a term without requirements', { requiredNodeAffinity: [{ requirements: [] }] }, /requiredNodeAffinity\[0\] has no requirements/],
-    ['a requirement not made by the factories', { requiredNodeAffinity: [{ requirements: [{ key: 'a', operator: 'Exists' } as any] }] }, /requiredNodeAffinity\[0\]: requirements must be created with NodeRequirement\.in\(\)/],
+    ['a requirement not made by the factories', { requiredNodeAffinity: [{ requirements: [{ key: 'a', operator: 'Exists' } as any] }] }, /requiredNodeAffinity\[0\]: requirements must be created with NodeRequirement\.isIn\(\)/],
     ['a weight of 0', { preferredNodeAffinity: [{ weight: 0, requirements: [NodeRequirement.exists('a')] }] }, /preferredNodeAffinity\[0\]\.weight must be a whole number from 1 to 100, got 0/],
     ['a weight of 101', { preferredNodeAffinity: [{ weight: 101, requirements: [NodeRequirement.exists('a')] }] }, /preferredNodeAffinity\[0\]\.weight must be a whole number from 1 to 100, got 101/],
     ['a fractional weight', { preferredNodeAffinity: [{ weight: 2.5, requirements: [NodeRequirement.exists('a')] }] }, /preferredNodeAffinity\[0\]\.weight .* got 2\.5/],
