@@ -228,9 +228,7 @@ export class AgentContainer {
       }
     }
     for (const m of this.hostMounts) {
-      if (m.reason !== undefined) {
-        out.push({ type: HostAccessType.HOST_PATH, detail: hostPathDetail(m.hostPath, !m.writable), container: this.name, reason: m.reason.trim() });
-      }
+      out.push({ type: HostAccessType.HOST_PATH, detail: hostPathDetail(m.hostPath, !m.writable), container: this.name, reason: m.reason });
     }
     return out;
   }

@@ -47,20 +47,19 @@ export interface HostMountOptions {
  */
 export interface ReadOnlyHostMountOptions extends HostMountOptions {
   /**
-   * Why the agent reads this path. Optional (writable mounts take their reason as a required
-   * argument), but recommended: it appears in the security review next to the path's risk.
-   *
-   * @default - no reason recorded
+   * Why the agent reads this path, in one line: recorded on the DaemonSet and shown in the security review next to
+   * the path's risk. Required: any host path is a host privilege (Pod Security baseline forbids them all), read-only
+   * ones included.
    */
-  readonly reason?: string;
+  readonly reason: string;
 }
 
 /**
  * A hostPath volume mounted into an agent container: read-only and typed unless you say otherwise.
  *
- * A hostPath gives the container the node's own files. Read-write host mounts can alter the node
- * (and, for paths like `/etc` or `/var/lib/kubelet`, take it over), so they are an explicit opt-in
- * with a written reason.
+ * A hostPath gives the container the node's own files: read-only ones can hold the node's secrets, read-write
+ * ones can alter the node (and, for paths like `/etc` or `/var/lib/kubelet`, take it over). Every host mount is an
+ * explicit opt-in with a written reason.
  *
  * @example
  * HostMount.readOnly('/var/log', { reason: 'tails container logs' });
@@ -72,8 +71,11 @@ export class HostMount {
    *
    * @param hostPath absolute path on the node, e.g. `/var/log`
    */
-  public static readOnly(hostPath: string, options: ReadOnlyHostMountOptions = {}): HostMount {
-    return new HostMount('HostMount.readOnly', hostPath, false, options?.reason, options ?? {});
+  public static readOnly(hostPath: string, options: ReadOnlyHostMountOptions): HostMount {
+    if (options === null || typeof options !== 'object') {
+      fail(undefined, `HostMount.readOnly(${show(hostPath)}) needs its options with a reason, got ${show(options)}: e.g. HostMount.readOnly('/var/log', { reason: 'tails container logs' })`);
+    }
+    return new HostMount('HostMount.readOnly', hostPath, false, options.reason, options);
   }
 
   /**
@@ -98,15 +100,14 @@ export class HostMount {
   public readonly propagation?: MountPropagation;
   /** the volume name, when set explicitly. */
   public readonly volumeName?: string;
-  /** why the agent needs the mount, when given. */
-  public readonly reason?: string;
+  /** why the agent needs the mount. */
+  public readonly reason: string;
 
   private constructor(factory: string, hostPath: string, writable: boolean, reason: string | undefined, options: HostMountOptions) {
     const where = `${factory}(${show(hostPath)})`;
     checkAbsolutePath(undefined, `${where} host path`, hostPath);
     if (options.mountPath !== undefined) checkAbsolutePath(undefined, `${where} mountPath`, options.mountPath);
-    if (writable) checkReason(undefined, `${where} (read-write)`, reason);
-    else if (reason !== undefined) checkReason(undefined, where, reason);
+    checkReason(undefined, writable ? `${where} (read-write)` : where, reason);
     if (options.volumeName !== undefined) checkDnsLabel(undefined, `${where} volumeName`, options.volumeName);
     const types: string[] = Object.values(kplus().HostPathVolumeType);
     if (options.type !== undefined && !types.includes(options.type)) {
@@ -122,6 +123,6 @@ export class HostMount {
     this.type = options.type ?? kplus().HostPathVolumeType.DIRECTORY;
     this.propagation = options.propagation;
     this.volumeName = options.volumeName;
-    this.reason = reason?.trim();
+    this.reason = reason!.trim();
   }
 }

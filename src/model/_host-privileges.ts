@@ -271,9 +271,9 @@ const DESCRIPTORS = {
         saferAlternative: `${assessment.saferAlternative}; ${propagation.saferAlternative}`,
       };
     },
-    // a read-only mount is a host privilege too (Pod Security baseline forbids every hostPath), but today only writable
-    // ones block the synth; the review still reports a read-only one without a reason.
-    reasonRequired: (item) => !pathAndMode(item).readOnly,
+    // a read-only mount is a host privilege too: Pod Security baseline forbids every hostPath, and a read-only one can
+    // still hold the node's secrets.
+    reasonRequired: () => true,
     podSecurityCheck: () => PodSecurityCheck.HOST_PATH_VOLUMES,
   },
   [HostAccessType.HOST_NETWORK]: hostNamespace(HostAccessType.HOST_NETWORK, {

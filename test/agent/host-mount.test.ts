@@ -21,15 +21,15 @@ function build(props: Partial<NodeAgentProps>): void {
 }
 
 describe('HostMount.readOnly', () => {
-  test('defaults: same path in the container, read-only, typed Directory, no propagation, derived volume name, no reason', () => {
-    const m = HostMount.readOnly('/var/log');
+  test('defaults: same path in the container, read-only, typed Directory, no propagation, derived volume name; the reason trimmed', () => {
+    const m = HostMount.readOnly('/var/log', { reason: ' tails logs ' });
     expect(m.hostPath).toBe('/var/log');
     expect(m.mountPath).toBe('/var/log');
     expect(m.writable).toBe(false);
     expect(m.type).toBe(HostPathVolumeType.DIRECTORY);
     expect(m.propagation).toBeUndefined();
     expect(m.volumeName).toBeUndefined();
-    expect(m.reason).toBeUndefined();
+    expect(m.reason).toBe('tails logs');
   });
 
   test('keeps every option', () => {
@@ -62,7 +62,7 @@ describe('HostMount.readWrite', () => {
 
 describe('rendered by NodeAgent', () => {
   test('a read-only mount: readOnly mount, typed hostPath volume named after the path', () => {
-    const ds = daemonSet({ hostMounts: [HostMount.readOnly('/var/log')] });
+    const ds = daemonSet({ hostMounts: [HostMount.readOnly('/var/log', { reason: 'r' })] });
     const spec = ds.spec.template.spec;
     expect(spec.volumes).toEqual([{ name: 'host-var-log', hostPath: { path: '/var/log', type: 'Directory' } }]);
     expect(spec.containers[0].volumeMounts).toEqual([{ name: 'host-var-log', mountPath: '/var/log', readOnly: true }]);
@@ -85,7 +85,7 @@ describe('rendered by NodeAgent', () => {
 
   test('mountPath, propagation, volumeName and type are rendered as given', () => {
     const ds = daemonSet({
-      hostMounts: [HostMount.readOnly('/proc', { mountPath: '/host/proc', propagation: MountPropagation.HOST_TO_CONTAINER, volumeName: 'proc', type: HostPathVolumeType.DEFAULT })],
+      hostMounts: [HostMount.readOnly('/proc', { reason: 'r', mountPath: '/host/proc', propagation: MountPropagation.HOST_TO_CONTAINER, volumeName: 'proc', type: HostPathVolumeType.DEFAULT })],
     });
     const spec = ds.spec.template.spec;
     expect(spec.volumes).toEqual([{ name: 'proc', hostPath: { path: '/proc' } }]);
@@ -93,20 +93,20 @@ describe('rendered by NodeAgent', () => {
   });
 
   test('derived names: "/" is host-root, odd characters become dashes', () => {
-    const spec = daemonSet({ hostMounts: [HostMount.readOnly('/', { mountPath: '/host' }), HostMount.readOnly('/var/lib/docker.sock_dir')] }).spec.template.spec;
+    const spec = daemonSet({ hostMounts: [HostMount.readOnly('/', { reason: 'r', mountPath: '/host' }), HostMount.readOnly('/var/lib/docker.sock_dir', { reason: 'r' })] }).spec.template.spec;
     expect(spec.volumes.map((v: any) => v.name)).toEqual(['host-root', 'host-var-lib-docker-sock-dir']);
   });
 
   test('a very long path still gives a valid volume name', () => {
     const long = `/${'a'.repeat(40)}/${'b'.repeat(40)}`;
-    const name = daemonSet({ hostMounts: [HostMount.readOnly(long)] }).spec.template.spec.volumes[0].name;
+    const name = daemonSet({ hostMounts: [HostMount.readOnly(long, { reason: 'r' })] }).spec.template.spec.volumes[0].name;
     expect(name.length).toBeLessThanOrEqual(63);
     expect(name).toMatch(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/);
   });
 
   test('the same path mounted by two containers is one volume', () => {
     const spec = daemonSet({
-      hostMounts: [HostMount.readOnly('/opt/cni/bin')],
+      hostMounts: [HostMount.readOnly('/opt/cni/bin', { reason: 'r' })],
       initContainers: [{ name: 'install', image, hostMounts: [HostMount.readWrite('/opt/cni/bin', 'installs the CNI binaries')] }],
     }).spec.template.spec;
     expect(spec.volumes).toEqual([{ name: 'host-opt-cni-bin', hostPath: { path: '/opt/cni/bin', type: 'Directory' } }]);
@@ -123,17 +123,17 @@ describe('rendered by NodeAgent', () => {
 
 describe('rejected by the factories', () => {
   test.each([
-    ['a relative host path', () => HostMount.readOnly('var/log'), /^HostMount\.readOnly\("var\/log"\) host path "var\/log" must be an absolute path/],
-    ['a ".." segment', () => HostMount.readOnly('/var/../etc'), /^HostMount\.readOnly\("\/var\/\.\.\/etc"\) host path "\/var\/\.\.\/etc" must not contain "\." or "\.\." segments: write the path it resolves to, e.g. "\/etc"/],
-    ['a "." segment', () => HostMount.readOnly('/var/./log'), /must not contain "\." or "\.\." segments/],
-    ['an empty segment', () => HostMount.readOnly('/var//log'), /has an empty path segment \("\/\/"\): write "\/var\/log"/],
-    ['a relative mountPath', () => HostMount.readOnly('/var/log', { mountPath: 'logs' }), /^HostMount\.readOnly\("\/var\/log"\) mountPath "logs" must be an absolute path/],
+    ['a relative host path', () => HostMount.readOnly('var/log', { reason: 'r' }), /^HostMount\.readOnly\("var\/log"\) host path "var\/log" must be an absolute path/],
+    ['a ".." segment', () => HostMount.readOnly('/var/../etc', { reason: 'r' }), /^HostMount\.readOnly\("\/var\/\.\.\/etc"\) host path "\/var\/\.\.\/etc" must not contain "\." or "\.\." segments: write the path it resolves to, e.g. "\/etc"/],
+    ['a "." segment', () => HostMount.readOnly('/var/./log', { reason: 'r' }), /must not contain "\." or "\.\." segments/],
+    ['an empty segment', () => HostMount.readOnly('/var//log', { reason: 'r' }), /has an empty path segment \("\/\/"\): write "\/var\/log"/],
+    ['a relative mountPath', () => HostMount.readOnly('/var/log', { reason: 'r', mountPath: 'logs' }), /^HostMount\.readOnly\("\/var\/log"\) mountPath "logs" must be an absolute path/],
     ['a blank read-write reason', () => HostMount.readWrite('/var/lib/x', '  '), /^HostMount\.readWrite\("\/var\/lib\/x"\) \(read-write\) needs a reason/],
     ['a multi-line read-write reason', () => HostMount.readWrite('/var/lib/x', 'a\nb'), /^HostMount\.readWrite\("\/var\/lib\/x"\) \(read-write\): the reason must be a single line/],
     ['a blank read-only reason', () => HostMount.readOnly('/var/log', { reason: '' }), /^HostMount\.readOnly\("\/var\/log"\) needs a reason/],
-    ['an invalid volume name', () => HostMount.readOnly('/var/log', { volumeName: 'Logs' }), /^HostMount\.readOnly\("\/var\/log"\) volumeName "Logs" is not a valid name/],
-    ['an unknown type (JavaScript input)', () => HostMount.readOnly('/var/log', { type: 'Dir' as any }), /^HostMount\.readOnly\("\/var\/log"\): type "Dir" is not a HostPathVolumeType/],
-    ['an unknown propagation (JavaScript input)', () => HostMount.readOnly('/var/log', { propagation: 'Both' as any }), /^HostMount\.readOnly\("\/var\/log"\): propagation "Both" is not one of/],
+    ['an invalid volume name', () => HostMount.readOnly('/var/log', { reason: 'r', volumeName: 'Logs' }), /^HostMount\.readOnly\("\/var\/log"\) volumeName "Logs" is not a valid name/],
+    ['an unknown type (JavaScript input)', () => HostMount.readOnly('/var/log', { reason: 'r', type: 'Dir' as any }), /^HostMount\.readOnly\("\/var\/log"\): type "Dir" is not a HostPathVolumeType/],
+    ['an unknown propagation (JavaScript input)', () => HostMount.readOnly('/var/log', { reason: 'r', propagation: 'Both' as any }), /^HostMount\.readOnly\("\/var\/log"\): propagation "Both" is not one of/],
   ])('%s', (_, make, message) => {
     expect(make).toThrow(message);
   });
@@ -141,7 +141,7 @@ describe('rejected by the factories', () => {
 
 describe('rejected by NodeAgent', () => {
   test('one mount path twice in a container, with or without a trailing slash', () => {
-    expect(() => build({ hostMounts: [HostMount.readOnly('/a', { mountPath: '/m' }), HostMount.readOnly('/b', { mountPath: '/m/' })] }))
+    expect(() => build({ hostMounts: [HostMount.readOnly('/a', { reason: 'r', mountPath: '/m' }), HostMount.readOnly('/b', { reason: 'r', mountPath: '/m/' })] }))
       .toThrow(/hostMounts\[\/b\]: mount path "\/m" is already used by another mount of container "agent"/);
   });
 
@@ -150,7 +150,7 @@ describe('rejected by NodeAgent', () => {
   });
 
   test('Bidirectional propagation without privileged fails at synth: the API server would reject it', () => {
-    expect(() => daemonSet({ hostMounts: [HostMount.readOnly('/var/lib/kubelet', { propagation: MountPropagation.BIDIRECTIONAL })] }))
+    expect(() => daemonSet({ hostMounts: [HostMount.readOnly('/var/lib/kubelet', { reason: 'r', propagation: MountPropagation.BIDIRECTIONAL })] }))
       .toThrow(/\[test\/node-agent\] security review: \[high\] NA-API-REJECTED: .*container "agent": mounts \/var\/lib\/kubelet with Bidirectional propagation, which Kubernetes allows only in privileged containers/);
   });
 });

@@ -278,7 +278,7 @@ export function hostMount(m: MountSpec, privileged: boolean): HostMount {
   };
   return m.readWrite
     ? HostMount.readWrite(m.hostPath, m.reason ?? 'writes its state on the node', options)
-    : HostMount.readOnly(m.hostPath, { ...options, reason: m.reason });
+    : HostMount.readOnly(m.hostPath, { ...options, reason: m.reason ?? 'reads what it needs on the node' });
 }
 
 interface ContainerSpec {

@@ -438,16 +438,16 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.constant(M('an image from a registry not allowed', /image .*allowedRegistries/, (p) => ({ ...p, allowedRegistries: ['only.example.com'] }))),
   // host paths
   fc.tuple(fc.constantFrom(...BAD_PATHS), fc.boolean()).map(([hp, rw]) => F(`HostMount.${rw ? 'readWrite' : 'readOnly'}`, `host path ${JSON.stringify(hp)}`, / host path /,
-    (p) => withMount(p, rw ? HostMount.readWrite(hp, 'writes', { mountPath: FREE }) : HostMount.readOnly(hp, { mountPath: FREE })))),
-  fc.constantFrom(...BAD_PATHS).map((mp) => F('HostMount.readOnly', `mountPath ${JSON.stringify(mp)}`, /\("\/MUTATION"\) mountPath/, (p) => withMount(p, HostMount.readOnly('/MUTATION', { mountPath: mp })))),
+    (p) => withMount(p, rw ? HostMount.readWrite(hp, 'writes', { mountPath: FREE }) : HostMount.readOnly(hp, { reason: 'r', mountPath: FREE })))),
+  fc.constantFrom(...BAD_PATHS).map((mp) => F('HostMount.readOnly', `mountPath ${JSON.stringify(mp)}`, /\("\/MUTATION"\) mountPath/, (p) => withMount(p, HostMount.readOnly('/MUTATION', { reason: 'r', mountPath: mp })))),
   fc.constantFrom(...BAD_PATHS).map((d) => M(`scratch dir ${JSON.stringify(d)}`, /scratchDirs\[/, (p) => ({ ...p, scratchDirs: [...p.scratchDirs ?? [], d] }))),
   fc.constantFrom(...BAD_PATHS).map((d) => M(`configMountPath ${JSON.stringify(d)}`, /configMountPath/, (p) => ({ ...p, configFiles: { 'a.conf': 'x' }, configMountPath: d }))),
   fc.constantFrom(FREE, `${FREE}/`).map((second) => M(`a mount path used twice (${second})`, /already used/,
-    (p) => withMount(p, HostMount.readOnly('/MUTATION/a', { mountPath: FREE }), HostMount.readOnly('/MUTATION/b', { mountPath: second })))),
-  fc.constant(M('a scratch dir on a mount path', /(hostMounts|scratchDirs)\[\/MUTATION\/path\].*already used/, (p) => ({ ...withMount(p, HostMount.readOnly(FREE)), scratchDirs: [...p.scratchDirs ?? [], FREE] }))),
-  fc.constantFrom('Bad_Volume', 'a.b', `${'v'.repeat(64)}`).map((v) => F('HostMount.readOnly', `volumeName ${v}`, /volumeName/, (p) => withMount(p, HostMount.readOnly(FREE, { volumeName: v })))),
+    (p) => withMount(p, HostMount.readOnly('/MUTATION/a', { reason: 'r', mountPath: FREE }), HostMount.readOnly('/MUTATION/b', { reason: 'r', mountPath: second })))),
+  fc.constant(M('a scratch dir on a mount path', /(hostMounts|scratchDirs)\[\/MUTATION\/path\].*already used/, (p) => ({ ...withMount(p, HostMount.readOnly(FREE, { reason: 'r' })), scratchDirs: [...p.scratchDirs ?? [], FREE] }))),
+  fc.constantFrom('Bad_Volume', 'a.b', `${'v'.repeat(64)}`).map((v) => F('HostMount.readOnly', `volumeName ${v}`, /volumeName/, (p) => withMount(p, HostMount.readOnly(FREE, { reason: 'r', volumeName: v })))),
   fc.constant(M('Bidirectional without privileged', /Bidirectional/, (p) => ({
-    ...withMount({ ...p, hostMounts: (p.hostMounts ?? []).filter((m) => m.propagation !== MountPropagation.BIDIRECTIONAL) }, HostMount.readOnly(FREE, { propagation: MountPropagation.BIDIRECTIONAL, volumeName: 'mutation' })),
+    ...withMount({ ...p, hostMounts: (p.hostMounts ?? []).filter((m) => m.propagation !== MountPropagation.BIDIRECTIONAL) }, HostMount.readOnly(FREE, { reason: 'r', propagation: MountPropagation.BIDIRECTIONAL, volumeName: 'mutation' })),
     privileged: undefined,
   }))),
   // reasons: blank or on several lines, on every privilege that takes one
@@ -626,13 +626,13 @@ describe('regressions (fixed): invalid props rejected with the construct path an
       .map((n) => M(`containerName ${JSON.stringify(n)}`, /containerName/, (p) => ({ ...p, containerName: n })))],
     // REGRESSION, fixed (was in src/agent/node-agent.ts renderVolumes): one host path mounted with two types by two containers is only
     // found while rendering, so cdk8s wraps the message: "Failed serializing construct at path 'test/x/Resource' with name
-    // 'x': Error: [test/x] host mounts: ...". Minimal: hostMounts: [HostMount.readOnly('/x')], sidecars: [{ name: 's',
-    // image, hostMounts: [HostMount.readOnly('/x', { type: HostPathVolumeType.FILE })] }].
+    // 'x': Error: [test/x] host mounts: ...". Minimal: hostMounts: [HostMount.readOnly('/x', { reason: 'r' })], sidecars: [{ name: 's',
+    // image, hostMounts: [HostMount.readOnly('/x', { reason: 'r', type: HostPathVolumeType.FILE })] }].
     ['one host path with two types in two containers', fc.tuple(fc.constantFrom(...ALL_TYPES), fc.constantFrom(...ALL_TYPES))
       .filter(([a, b]) => a !== b)
       .map(([a, b]) => M(`one host path with types ${JSON.stringify(a)} and ${JSON.stringify(b)}`, /host mounts: /, (p) => ({
-        ...withMount(p, HostMount.readOnly(FREE, { type: a })),
-        sidecars: [{ name: SECOND, image: IMAGE, hostMounts: [HostMount.readOnly(FREE, { type: b })] }],
+        ...withMount(p, HostMount.readOnly(FREE, { reason: 'r', type: a })),
+        sidecars: [{ name: SECOND, image: IMAGE, hostMounts: [HostMount.readOnly(FREE, { reason: 'r', type: b })] }],
       })))],
   ];
 
@@ -724,7 +724,7 @@ describe('regressions (fixed): valid props that failed or lost a value', () => {
   // REGRESSION, fixed (was in src/agent/_container.ts volumeNameFor, node-agent.ts renderVolumes): derived volume names are a lossy
   // slug of the path (lower-cased, every other character run -> '-', cut at 63), so two different host paths can
   // share one name and synth fails ("volume host-a-b is used for /a-b and /a/b"). Minimal: hostMounts:
-  // [HostMount.readOnly('/a-b'), HostMount.readOnly('/a/b')]; also '/Data' and '/data'.
+  // [HostMount.readOnly('/a-b', { reason: 'r' }), HostMount.readOnly('/a/b', { reason: 'r' })]; also '/Data' and '/data'.
   test('two different host paths get two volumes', () => {
     const twoPaths = fc.oneof(
       absolutePath.filter((p) => p.includes('-') || p.split('/').length > 2).map((p) => [p, p.replace(/-/g, '/').replace(/\/+/g, '/').replace(/\/$/, '')] as const),
@@ -732,7 +732,7 @@ describe('regressions (fixed): valid props that failed or lost a value', () => {
       fc.tuple(fc.string({ unit: fc.constantFrom('a', 'b'), minLength: 60, maxLength: 60 }), fc.constantFrom('x', 'y')).map(([s, e]) => [`/${s}/a${e}`, `/${s}/b${e}`] as const),
     ).filter(([a, b]) => a !== b);
     fc.assert(fc.property(twoPaths, ([a, b]) => {
-      const manifests = synthOne({ hostMounts: [HostMount.readOnly(a), HostMount.readOnly(b)] });
+      const manifests = synthOne({ hostMounts: [HostMount.readOnly(a, { reason: 'r' }), HostMount.readOnly(b, { reason: 'r' })] });
       expect(volumeAt(manifests, a).hostPath.path).toBe(a);
       expect(volumeAt(manifests, b).hostPath.path).toBe(b);
     }), { numRuns: runs(20) });
@@ -756,7 +756,7 @@ describe('regressions (fixed): valid props that failed or lost a value', () => {
   // REGRESSION, fixed (was in src/agent/node-agent.ts renderVolumes): a host mount whose volume name equals one the agent owns
   // ('config' for the config files, '<container>-scratch-<dir>' for scratch dirs) is silently replaced by that
   // volume: the hostPath disappears and the container mounts the ConfigMap / emptyDir instead. Minimal:
-  // configFiles: { a: 'b' }, hostMounts: [HostMount.readOnly('/var/log', { volumeName: 'config' })]. Either reject
+  // configFiles: { a: 'b' }, hostMounts: [HostMount.readOnly('/var/log', { reason: 'r', volumeName: 'config' })]. Either reject
   // the name or keep the hostPath.
   test('a host mount keeps its hostPath whatever its volume name, or the name is rejected', () => {
     const clash = fc.constantFrom<{ volumeName?: string; extra: Partial<NodeAgentProps>; hostPath?: string }>(
@@ -766,7 +766,7 @@ describe('regressions (fixed): valid props that failed or lost a value', () => {
     );
     fc.assert(fc.property(clash, absolutePath, (cl, p) => {
       const hostPath = cl.hostPath ?? `/host${p}`;
-      const props = { ...cl.extra, hostMounts: [HostMount.readOnly(hostPath, { volumeName: cl.volumeName })] };
+      const props = { ...cl.extra, hostMounts: [HostMount.readOnly(hostPath, { reason: 'r', volumeName: cl.volumeName })] };
       const e = errorOf({ id: 'node-agent', props: { image: IMAGE } }, { image: IMAGE, ...props });
       if (e !== undefined) return checkRejection(e, '[test/node-agent] ', /volumeName|host mounts/, 'a clashing volume name');
       expect(volumeAt(synthOne(props), hostPath).hostPath?.path).toBe(hostPath);

@@ -3,6 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { ApiObject, App, Chart, Duration, JsonPatch, Size, Testing } from 'cdk8s';
 import { Capability, Cpu, DnsPolicy, HostPathVolumeType, MountPropagation, PercentOrAbsolute, Protocol, TaintEffect } from 'cdk8s-plus-28';
+import { acknowledgeAll } from './review-helper';
 import {
   AgentProbe, AgentUpdateStrategy, HostAccessReasons, HostAccessType, HostMount, NodeAgent, NodeAgentProps,
   NodeRequirement, PodSecurityLevel, SecurityCheck, SecurityReview, Severity, Toleration,
@@ -380,13 +381,12 @@ describe('host access', () => {
     expect(reasons(manifests)).toEqual([{ type: 'hostPath', detail: '/var/log (read-only)', container: 'agent', reason: 'tails logs' }]);
   });
 
-  test('a low-risk read-only mount needs no reason; a high-risk one is held by the review until explained', () => {
-    const manifests = synth({ hostMounts: [HostMount.readOnly('/var/lib/node-agent', { mountPath: '/state', type: HostPathVolumeType.DIRECTORY })] });
-    expect(mainContainer(manifests).volumeMounts).toEqual([{ name: 'host-var-lib-node-agent', mountPath: '/state', readOnly: true }]);
-    expect(find(manifests, 'DaemonSet').metadata.annotations).toBeUndefined();
-    const proc = (reason?: string) => synth({ hostMounts: [HostMount.readOnly('/proc', { mountPath: '/host/proc', reason })] });
-    expect(() => proc()).toThrow(/security review: \[high\] NA-HOST-ACCESS-REASON: .*hostPath \/proc \(read-only\)/);
-    expect(reasons(proc('reads process metrics'))).toEqual([{ type: 'hostPath', detail: '/proc (read-only)', container: 'agent', reason: 'reads process metrics' }]);
+  test('a read-only mount needs a reason too, low risk or high: it is asked as the mount is built, and recorded', () => {
+    expect(() => HostMount.readOnly('/var/lib/node-agent', { mountPath: '/state' } as any)).toThrow(/^HostMount\.readOnly\("\/var\/lib\/node-agent"\) needs a reason/);
+    expect(() => (HostMount.readOnly as any)('/proc')).toThrow(/^HostMount\.readOnly\("\/proc"\) needs its options with a reason, got undefined/);
+    const manifests = synth({ hostMounts: [HostMount.readOnly('/proc', { mountPath: '/host/proc', reason: 'reads process metrics' })] });
+    expect(mainContainer(manifests).volumeMounts).toEqual([{ name: 'host-proc', mountPath: '/host/proc', readOnly: true }]);
+    expect(reasons(manifests)).toEqual([{ type: 'hostPath', detail: '/proc (read-only)', container: 'agent', reason: 'reads process metrics' }]);
   });
 
   test('a writable mount carries its reason into the annotation', () => {
@@ -417,11 +417,11 @@ describe('host access', () => {
 
   // HostMount's factories reject these as the mount is built, before any agent sees it
   test.each([
-    ['a relative path', () => HostMount.readOnly('var/log'), /must be an absolute path/],
-    ['a .. segment', () => HostMount.readOnly('/var/log/../../etc'), /must not contain "." or ".." segments: write the path it resolves to, e.g. "\/etc"/],
-    ['a . segment', () => HostMount.readOnly('/var/./log'), /must not contain "." or ".."/],
-    ['an empty segment', () => HostMount.readOnly('/var//log'), /empty path segment/],
-    ['a relative mount path', () => HostMount.readOnly('/var/log', { mountPath: 'logs' }), /mountPath "logs" must be an absolute path/],
+    ['a relative path', () => HostMount.readOnly('var/log', { reason: 'r' }), /must be an absolute path/],
+    ['a .. segment', () => HostMount.readOnly('/var/log/../../etc', { reason: 'r' }), /must not contain "." or ".." segments: write the path it resolves to, e.g. "\/etc"/],
+    ['a . segment', () => HostMount.readOnly('/var/./log', { reason: 'r' }), /must not contain "." or ".."/],
+    ['an empty segment', () => HostMount.readOnly('/var//log', { reason: 'r' }), /empty path segment/],
+    ['a relative mount path', () => HostMount.readOnly('/var/log', { reason: 'r', mountPath: 'logs' }), /mountPath "logs" must be an absolute path/],
     ['a writable mount without reason', () => HostMount.readWrite('/var/log', ''), /needs a reason/],
     ['a multi-line reason', () => HostMount.readWrite('/var/log', 'a\nb'), /must be a single line/],
   ])('fails on %s', (_, mount, message) => {
@@ -429,14 +429,14 @@ describe('host access', () => {
   });
 
   test('fails on duplicate mount paths', () => {
-    expect(() => synth({ hostMounts: [HostMount.readOnly('/var/log'), HostMount.readOnly('/var/log/', { volumeName: 'other' })] }))
+    expect(() => synth({ hostMounts: [HostMount.readOnly('/var/log', { reason: 'r' }), HostMount.readOnly('/var/log/', { reason: 'r', volumeName: 'other' })] }))
       .toThrow(/mount path "\/var\/log" is already used/);
-    expect(() => synth({ hostMounts: [HostMount.readOnly('/a', { mountPath: '/x' }), HostMount.readOnly('/b', { mountPath: '/x' })] }))
+    expect(() => synth({ hostMounts: [HostMount.readOnly('/a', { reason: 'r', mountPath: '/x' }), HostMount.readOnly('/b', { reason: 'r', mountPath: '/x' })] }))
       .toThrow(/mount path "\/x" is already used/);
   });
 
   test('two paths whose derived volume names coincide get two volumes', () => {
-    const volumes = podSpec(synth({ hostMounts: [HostMount.readOnly('/var/log'), HostMount.readOnly('/var-log')] })).volumes;
+    const volumes = podSpec(synth({ hostMounts: [HostMount.readOnly('/var/log', { reason: 'r' }), HostMount.readOnly('/var-log', { reason: 'r' })] })).volumes;
     expect(volumes.map((v: any) => v.hostPath.path)).toEqual(['/var/log', '/var-log']);
     // one keeps the derived name, the other gets a hash of its path; which one is fixed by sorting the paths.
     expect(volumes.map((v: any) => v.name).sort()).toEqual(['host-var-log', expect.stringMatching(/^host-var-log-[0-9a-f]{8}$/)]);
@@ -444,10 +444,10 @@ describe('host access', () => {
 
   test('fails when one host path is mounted with two types, or a chosen volume name is taken', () => {
     expect(() => synth({
-      hostMounts: [HostMount.readOnly('/run/x', { type: HostPathVolumeType.DIRECTORY })],
-      sidecars: [{ name: 'side', image, hostMounts: [HostMount.readOnly('/run/x', { type: HostPathVolumeType.SOCKET })] }],
+      hostMounts: [HostMount.readOnly('/run/x', { reason: 'r', type: HostPathVolumeType.DIRECTORY })],
+      sidecars: [{ name: 'side', image, hostMounts: [HostMount.readOnly('/run/x', { reason: 'r', type: HostPathVolumeType.SOCKET })] }],
     })).toThrow(/\[test\/node-agent\] host mounts: host path \/run\/x is mounted as \/run\/x \(Directory\) in container "agent" and as \/run\/x \(Socket\) in container "side"/);
-    expect(() => synth({ configFiles: { a: 'b' }, hostMounts: [HostMount.readOnly('/var/log', { volumeName: 'config' })] }))
+    expect(() => synth({ configFiles: { a: 'b' }, hostMounts: [HostMount.readOnly('/var/log', { reason: 'r', volumeName: 'config' })] }))
       .toThrow(/volume name "config" is used for the config files and for host path \/var\/log/);
   });
 
@@ -528,7 +528,7 @@ describe('host access', () => {
     const level = (props: Partial<NodeAgentProps>) => find(synth(props), 'Namespace').metadata.labels['pod-security.kubernetes.io/enforce'];
     expect(level({})).toEqual('restricted');
     expect(level({ capabilities: [{ capability: Capability.CHOWN, reason: 'chowns files' }] })).toEqual('baseline');
-    expect(level({ hostMounts: [HostMount.readOnly('/var/log')] })).toEqual('privileged');
+    expect(level({ hostMounts: [HostMount.readOnly('/var/log', { reason: 'r' })] })).toEqual('privileged');
     // Pod Security reads the AppArmor annotation (policy 1.28): an unconfined container is not baseline
     expect(level({ podAnnotations: { 'container.apparmor.security.beta.kubernetes.io/agent': 'unconfined' } })).toEqual('privileged');
     expect(level({ podAnnotations: { 'container.apparmor.security.beta.kubernetes.io/agent': 'runtime/default' } })).toEqual('restricted');
@@ -664,6 +664,24 @@ describe('escape hatch', () => {
     expect(ds.spec.updateStrategy.rollingUpdate.maxUnavailable).toEqual('10%');
   });
 
+  test('a read-only host path patched in needs its reason too: the synth names it, addHostAccessReason accepts it', () => {
+    const patched = () => {
+      const c = chart();
+      const agent = new NodeAgent(c, 'node-agent', { image });
+      agent.daemonSet.addJsonPatch(
+        JsonPatch.add('/spec/template/spec/volumes', [{ name: 'logs', hostPath: { path: '/var/log', type: 'Directory' } }]),
+        JsonPatch.add('/spec/template/spec/containers/0/volumeMounts', [{ name: 'logs', mountPath: '/var/log', readOnly: true }]),
+      );
+      return { c, agent };
+    };
+    const bare = patched();
+    expect(() => synthValid(bare.c)).toThrow(/\[test\/node-agent\] hostPath \/var\/log \(read-only\) has no recorded reason: .*addHostAccessReason\(\{ type: 'hostPath', detail: '\/var\/log \(read-only\)', reason: '\.\.\.' \}\)/);
+    const explained = patched();
+    explained.agent.addHostAccessReason({ type: HostAccessType.HOST_PATH, detail: '/var/log (read-only)', reason: 'tails container logs' });
+    acknowledgeAll(explained.agent);
+    expect(find(synthValid(explained.c), 'DaemonSet').spec.template.spec.volumes).toHaveLength(1);
+  });
+
   test('a privilege patched in without a reason fails synth; with a recorded reason it passes', () => {
     const c = chart();
     const agent = new NodeAgent(c, 'node-agent', { image });
@@ -783,7 +801,7 @@ describe('runtime', () => {
 
   test('installer pattern: init container writes the host, the agent keeps a read-only mount of the same path', () => {
     const manifests = synth({
-      hostMounts: [HostMount.readOnly('/opt/cni/bin')],
+      hostMounts: [HostMount.readOnly('/opt/cni/bin', { reason: 'r' })],
       initContainers: [{
         name: 'install-cni',
         image: 'registry.example.com/cni-installer:1.0.0',
@@ -797,7 +815,10 @@ describe('runtime', () => {
     expect(spec.containers[0].volumeMounts).toEqual([{ name: 'host-opt-cni-bin', mountPath: '/opt/cni/bin', readOnly: true }]);
     expect(spec.containers.map((c: any) => c.name)).toEqual(['agent', 'exporter']);
     expect(spec.containers[1].securityContext).toEqual(spec.containers[0].securityContext);
-    expect(reasons(manifests)).toEqual([{ type: 'hostPath', detail: '/opt/cni/bin (read-write)', container: 'install-cni', reason: 'installs the CNI binaries' }]);
+    expect(reasons(manifests)).toEqual([
+      { type: 'hostPath', detail: '/opt/cni/bin (read-only)', container: 'agent', reason: 'r' },
+      { type: 'hostPath', detail: '/opt/cni/bin (read-write)', container: 'install-cni', reason: 'installs the CNI binaries' },
+    ]);
   });
 
   test.each([

@@ -201,7 +201,7 @@ describe('CsiNodePlugin overrides', () => {
   test('add* methods add to the preset: an extra read-only host mount', () => {
     const c = chart();
     const agent = new CsiNodePlugin(c, 'csi-node');
-    agent.addHostMount(HostMount.readOnly('/sys/fs/selinux'));
+    agent.addHostMount(HostMount.readOnly('/sys/fs/selinux', { reason: 'r' }));
     expect(agent.driverName).toEqual('hostpath.csi.k8s.io');
   });
 

@@ -181,7 +181,7 @@ describe('LogCollector overrides', () => {
 
   test('lists given by the user replace the preset\'s: host mounts, tolerations, permissions', () => {
     const m = synth({
-      hostMounts: [HostMount.readOnly('/var/log/pods'), HostMount.readWrite('/var/lib/fluent-bit', 'tail DB', { type: HostPathVolumeType.DIRECTORY_OR_CREATE })],
+      hostMounts: [HostMount.readOnly('/var/log/pods', { reason: 'r' }), HostMount.readWrite('/var/lib/fluent-bit', 'tail DB', { type: HostPathVolumeType.DIRECTORY_OR_CREATE })],
       tolerations: [],
       clusterPermissions: [{ resources: ['pods'], verbs: ['get'] }],
     });
@@ -194,7 +194,7 @@ describe('LogCollector overrides', () => {
     const c = chart();
     const agent = new LogCollector(c, 'fluent-bit');
     agent.addToleration(Toleration.exists('dedicated'));
-    agent.addHostMount(HostMount.readOnly('/etc/machine-id', { type: HostPathVolumeType.FILE }));
+    agent.addHostMount(HostMount.readOnly('/etc/machine-id', { reason: 'r', type: HostPathVolumeType.FILE }));
     const m = Testing.synth(c);
     expect(podSpec(m).tolerations).toHaveLength(2);
     expect(hostMounts(m).map((x) => x.hostPath)).toEqual(['/var/log', '/var/lib/fluent-bit', '/etc/machine-id']);
