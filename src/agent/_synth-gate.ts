@@ -15,8 +15,11 @@ import { descriptorOf } from '../model/_host-privileges';
 import { HostAccess } from '../model/host-access';
 import { HostAccessReasons } from '../model/host-access-reasons';
 import { ReviewOptions } from '../review/review-options';
+import { HostAccessReasonRule } from '../review/rules/host-access-reason';
 import { SecurityReview } from '../review/security-review';
 import { Severity } from '../review/severity';
+
+const HOST_ACCESS_REASON_RULE = new HostAccessReasonRule().id;
 
 /** what the gate needs from its agent. */
 export interface SynthGateSubject {
@@ -77,16 +80,23 @@ export class SynthGate {
     return { manifest, errors: this.check(manifest) };
   }
 
+  /**
+   * Everything still needed, in one list: every host privilege without its reason, then every open review finding at or
+   * above the threshold, each with the line that settles it. The review's NA-HOST-ACCESS-REASON findings are left out:
+   * the reasons are asked for above, for every privilege, whatever its risk.
+   */
   private check(manifest: any): string[] {
     const reasonErrors = this.missingReasons(manifest);
-    if (reasonErrors.length > 0) return reasonErrors;
     const threshold = this.subject.threshold;
     // without a JSON patch, every field was rendered from typed props: no rule can crash on it (a property test holds this).
     const wellFormed = !this.subject.daemonSet.hasPatches;
-    const open = SecurityReview._openFindings(this.subject.renderedObjects(manifest), this.subject.reviewOptions(), threshold, wellFormed);
-    return open.map((f) => (f.rule === SecurityReview.API_REJECTED_RULE
+    const open = SecurityReview._openFindings(this.subject.renderedObjects(manifest), this.subject.reviewOptions(), threshold, wellFormed)
+      .filter((f) => f.rule !== HOST_ACCESS_REASON_RULE);
+    return [...reasonErrors, ...open.map((f) => (f.rule === SecurityReview.API_REJECTED_RULE || f.rule === SecurityReview.ERROR_RULE
       ? `security review: [${f.severity}] ${f.rule}: ${f.message}. Fix: ${f.fix}`
-      : `security review: [${f.severity}] ${f.rule}: ${f.message}. Fix: ${f.fix}; or, if it is accepted, agent.acknowledge('${f.rule}', 'reason') (findings at or above ${threshold} fail the synth: reviewFailOn)`));
+      : `security review: [${f.severity}] ${f.rule}: ${f.message}. Fix: ${f.fix}; or, if it is accepted, ` +
+        `agent.acknowledge('${f.rule}', 'reason'${f.container !== undefined ? `, '${f.container}'` : ''}) ` +
+        `(findings at or above ${threshold} fail the synth: reviewFailOn)`))];
   }
 
   /** every host privilege whose descriptor requires a reason and that has none recorded on the DaemonSet. */
@@ -100,7 +110,7 @@ export class SynthGate {
     const errors: string[] = [];
     for (const item of HostAccess.of(manifest.spec?.template?.spec ?? {})) {
       if (!descriptorOf(item.type).reasonRequired(item)) continue;
-      if (HostAccessReasons.find(recorded, item.type, item.detail, item.container)) continue;
+      if (HostAccessReasons.find(recorded, item.type, item.detail, item.container)?.reason.trim()) continue;
       const where = item.container ? ` in container "${item.container}"` : '';
       errors.push(`${item.type}${item.detail ? ` ${item.detail}` : ''}${where} has no recorded reason: set it through the props (which take a reason) or call addHostAccessReason({ type: '${item.type}', detail: '${item.detail}', reason: '...' })`);
     }

@@ -610,7 +610,27 @@ describe('security review at synth', () => {
   });
 
   test('a privileged agent fails synth until its critical findings are acknowledged, with the construct path', () => {
-    expect(() => synth({ privileged: { reason: 'loads a kernel module' } })).toThrow(/\[test\/node-agent\] security review: \[critical\] NA-PRIVILEGED: .*agent.acknowledge\('NA-PRIVILEGED', 'reason'\)/);
+    expect(() => synth({ privileged: { reason: 'loads a kernel module' } })).toThrow(/\[test\/node-agent\] security review: \[critical\] NA-PRIVILEGED: .*agent.acknowledge\('NA-PRIVILEGED', 'reason', 'agent'\)/);
+  });
+
+  test('the first failing synth lists everything still needed: each reason, each acknowledgement, with a line to paste', () => {
+    const c = chart();
+    const agent = new NodeAgent(c, 'node-agent', { image, privileged: { reason: 'loads a kernel module' } });
+    agent.daemonSet.addJsonPatch(JsonPatch.add('/spec/template/spec/hostPID', true));
+    let lines: string[] = [];
+    try {
+      synthValid(c);
+    } catch (e) {
+      lines = (e as Error).message.split('\n').slice(1).map((l) => l.trim());
+    }
+    expect(lines.map((l) => /^\[test\/node-agent\] (?:(hostPID) has no recorded reason|security review: \[\w+\] ([\w-]+):)/.exec(l)?.slice(1).find((x) => x)))
+      .toEqual(['hostPID', 'NA-PRIVILEGED', 'PSS-BASELINE-privileged', 'PSS-BASELINE-hostNamespaces']);
+    // following the lines, one by one, is all it takes: the next synth passes
+    agent.addHostAccessReason({ type: HostAccessType.HOST_PID, detail: '', reason: 'reads the node\'s processes' });
+    agent.acknowledge('NA-PRIVILEGED', 'the kernel module driver needs it', 'agent');
+    agent.acknowledge('PSS-BASELINE-hostNamespaces', 'reads the node\'s processes');
+    agent.acknowledge('PSS-BASELINE-privileged', 'the kernel module driver needs it');
+    expect(find(synthValid(c), 'DaemonSet').spec.template.spec.hostPID).toBe(true);
   });
 
   test('acknowledgements are recorded on the DaemonSet and shown in the review', () => {
