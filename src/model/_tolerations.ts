@@ -42,7 +42,20 @@ export function readTaints(value: unknown): PlainTaint[] {
   return list(value).map((t) => ({ key: str(t?.key), value: str(t?.value), effect: str(t?.effect) }));
 }
 
-/** `Toleration.ToleratesTaint`, with the alpha Lt/Gt operators evaluated (the API server rejects them when their gate is off). */
+/**
+ * Whether a string is a decimal integer as Kubernetes reads toleration values for Lt and Gt (`content.IsDecimalInteger`
+ * in k8s.io/apimachinery, then an int64): an optional `-`, no `+`, no leading zero (`0` alone is fine), digits only.
+ */
+export function decimalInteger(s: string): bigint | undefined {
+  if (!/^-?(0|[1-9][0-9]*)$/.test(s) || s === '-0') return undefined;
+  return parseInt64(s);
+}
+
+/**
+ * `Toleration.ToleratesTaint`, with the alpha Lt/Gt operators evaluated as if their gate (TaintTolerationComparisonOperators,
+ * alpha since 1.35, off by default) were on: both the toleration's and the taint's value must be decimal integers, or
+ * the toleration does not match.
+ */
 export function toleratesTaint(toleration: PlainToleration, taint: PlainTaint): boolean {
   if (toleration.effect !== '' && toleration.effect !== taint.effect) return false;
   if (toleration.key !== '' && toleration.key !== taint.key) return false;
@@ -54,8 +67,8 @@ export function toleratesTaint(toleration: PlainToleration, taint: PlainTaint): 
       return true;
     case 'Lt':
     case 'Gt': {
-      const taintValue = parseInt64(taint.value);
-      const tolerationValue = parseInt64(toleration.value);
+      const taintValue = decimalInteger(taint.value);
+      const tolerationValue = decimalInteger(toleration.value);
       if (taintValue === undefined || tolerationValue === undefined) return false;
       return toleration.operator === 'Lt' ? taintValue < tolerationValue : taintValue > tolerationValue;
     }

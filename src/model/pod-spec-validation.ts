@@ -1,4 +1,5 @@
 import { ContainerRef, containerField, containersOf, describe, list, object, requirePodSpec, volumesOf } from './_pod-spec';
+import { decimalInteger } from './_tolerations';
 
 /**
  * A rule of the Kubernetes API server that a pod spec breaks: the server rejects the object that carries it.
@@ -36,6 +37,9 @@ export interface PodSpecViolation {
  * - **privileged with `allowPrivilegeEscalation: false`** (`ValidateSecurityContext`) is contradictory and rejected.
  * - **`CAP_SYS_ADMIN` with `allowPrivilegeEscalation: false`** (`ValidateSecurityContext`): rejected when the capability is
  *   written exactly `CAP_SYS_ADMIN`, as the server compares it (`SYS_ADMIN` passes), on create.
+ * - **toleration values for `Lt` and `Gt`** (`ValidateTolerations`): a decimal integer (an optional `-`, no `+`, no
+ *   leading zero) within int64. (The operators themselves need the alpha TaintTolerationComparisonOperators gate, off by
+ *   default: a cluster without it rejects them whatever the value.)
  *
  * It is not a full validation: names, formats and every other field are the schema's and the server's business.
  */
@@ -55,6 +59,7 @@ export class PodSpecValidation {
       ...hostNetworkPorts(spec, containers),
       ...bidirectionalPropagation(spec, containers),
       ...privilegeEscalation(containers),
+      ...comparisonTolerations(spec),
     ];
   }
 }
@@ -158,5 +163,21 @@ function privilegeEscalation(containers: ContainerRef[]): PodSpecViolation[] {
       });
     }
   }
+  return violations;
+}
+
+function comparisonTolerations(spec: any): PodSpecViolation[] {
+  const violations: PodSpecViolation[] = [];
+  list(spec.tolerations, 'spec.tolerations').forEach((t, i) => {
+    if (t?.operator !== 'Lt' && t?.operator !== 'Gt') return;
+    const value = t.value === undefined || t.value === null ? '' : String(t.value);
+    if (decimalInteger(value) !== undefined) return;
+    violations.push({
+      field: `tolerations[${i}].value`,
+      message: `toleration ${t.key ?? ''} ${t.operator} ${JSON.stringify(value)}: ${t.operator} compares decimal integers, and ${JSON.stringify(value)} is not ` +
+        'one (an optional "-", no "+", no leading zero, within int64)',
+      fix: `write the value as a plain decimal integer, e.g. "${String(decimalInteger(value.replace(/^\+/, '').replace(/^(-?)0+(?=\d)/, '$1')) ?? 100)}"`,
+    });
+  });
   return violations;
 }

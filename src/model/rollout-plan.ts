@@ -20,7 +20,8 @@ export class RolloutPlan {
   /**
    * Computes the rollout of a DaemonSet over `nodeCount` nodes.
    *
-   * Applies the API server's defaults (RollingUpdate, maxUnavailable 1, maxSurge 0) and validation, then scales
+   * Applies the API server's defaults (RollingUpdate, maxUnavailable 1, maxSurge 0; OnDelete for the long-removed
+   * extensions/v1beta1) and validation, then scales
    * percentages of `nodeCount` rounding up (for both fields, unlike a Deployment), and applies the controller's guard
    * (when both scale to 0 on a non-empty rollout, maxUnavailable becomes 1). For OnDelete nothing is automatic:
    * both limits and the number of waves are 0.
@@ -34,7 +35,8 @@ export class RolloutPlan {
       throw new Error(`nodeCount ${JSON.stringify(nodeCount)} is not a number of nodes; pass a non-negative integer such as CoveragePlan.desired`);
     }
     const strategy = daemonSet?.spec?.updateStrategy ?? {};
-    const type = strategy.type ?? '';
+    // extensions/v1beta1 (not served since 1.16) defaulted DaemonSets to OnDelete; apps/v1 defaults to RollingUpdate.
+    const type = strategy.type ?? (daemonSet?.apiVersion === 'extensions/v1beta1' ? DaemonSetUpdateStrategyType.ON_DELETE : '');
     if (type === DaemonSetUpdateStrategyType.ON_DELETE) {
       return new RolloutPlan(DaemonSetUpdateStrategyType.ON_DELETE, nodeCount, 0, 0, 0);
     }

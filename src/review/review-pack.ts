@@ -1,10 +1,11 @@
 import { PodSecurityLevel } from '../model';
 import { IReviewRule } from './review-rule';
 import {
-  AutomountTokenRule, CapabilitiesRule, DedicatedNamespaceRule, DedicatedServiceAccountRule, HostAccessReasonRule,
-  HostPathSensitiveRule, HostPathTypeRule, HostPathUnusedRule, HostPathWritableRule, ImagePinnedRule, ImageRegistryRule,
-  PodSecurityCheckRule, PriorityClassRule, PrivilegedContainerRule, PrivilegeEscalationRule, ProbesRule, RbacBroadRule,
-  ReadOnlyRootFilesystemRule, ResourcesRule, RunAsNonRootRule, RuntimeSocketRule, SeccompProfileRule,
+  AutomountTokenRule, CapabilitiesRule, DedicatedNamespaceRule, DedicatedServiceAccountRule, EnvSecretRule,
+  HostAccessReasonRule, HostPathSensitiveRule, HostPathTypeRule, HostPathUnusedRule, HostPathWritableRule,
+  ImagePinnedRule, ImageRegistryRule, PodSecurityCheckRule, PriorityClassRule, PrivilegeEscalationRule,
+  PrivilegedContainerRule, ProbesRule, RbacBroadRule, ReadOnlyRootFilesystemRule, ResourcesRule, RootGroupRule,
+  RunAsNonRootRule, RuntimeSocketRule, SeccompProfileRule, UpdateStrategyRule,
 } from './rules';
 
 // one instance of each built-in rule, shared by the packs: a rule in two packs is evaluated once.
@@ -44,6 +45,9 @@ const NODE_AGENT_PRACTICES: IReviewRule[] = [
   new AutomountTokenRule(),
   new PrivilegeEscalationRule(),
   new CapabilitiesRule(),
+  new RootGroupRule(),
+  new EnvSecretRule(),
+  new UpdateStrategyRule(),
 ];
 
 /**
@@ -95,14 +99,16 @@ export class ReviewPack {
   /**
    * What well-maintained node-agent charts do, and what their users ask for: resources, probes, a priority class for
    * node-critical agents, seccomp, no writable sensitive host paths or runtime sockets, typed host paths, no broad RBAC,
-   * a recorded reason for every host privilege, no unused API token, no privilege escalation, low-risk capabilities.
+   * a recorded reason for every host privilege, no unused API token, no privilege escalation, low-risk capabilities, no
+   * root group, no credential written into the manifest, updates that roll out by themselves.
    */
   public static nodeAgentPractices(): ReviewPack {
     return new ReviewPack(ReviewPack.NODE_AGENT_PRACTICES, NODE_AGENT_PRACTICES,
       'Node-agent practice, from the charts of fluent-bit, Vector, node-exporter, Falco, flannel, Cilium and the EBS CSI driver and ' +
       'their users\' issues: resources and probes; a priority class for node-critical agents; seccomp; no writable sensitive host ' +
       'path and no container runtime socket; typed host paths; no broad RBAC; a recorded reason for every host privilege; no ' +
-      'unused API token; no privilege escalation; only low-risk capabilities.');
+      'unused API token; no privilege escalation; only low-risk capabilities; no root group; no credential written into the ' +
+      'manifest; updates that roll out by themselves.');
   }
 
   /** every Pod Security Standards baseline check, one rule each (`PSS-BASELINE-<check>`). */

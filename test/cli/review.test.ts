@@ -319,3 +319,17 @@ describe('review: bad input exits 2 with one line', () => {
     expect(findings.find((f: any) => f.rule === 'NA-PRIVILEGED').message).toContain('could not evaluate it: spec.template.spec.containers must be a list, got "agent"');
   });
 });
+
+describe('review: API versions no API server serves', () => {
+  test('an extensions/v1beta1 DaemonSet is reported by the always-on rule, with the OnDelete default it had', async () => {
+    const t = tempFiles();
+    const old = { ...ds('old'), apiVersion: 'extensions/v1beta1' };
+    const r = await runCli('review', '--json', t.write('old.yaml', yamlStream(old)));
+    const findings = JSON.parse(r.stdout).workloads[0].findings;
+    const api = findings.find((f: any) => f.rule === 'NA-API-REJECTED');
+    expect(api.field).toBe('apiVersion');
+    expect(api.message).toBe('DaemonSet observability/old: is written in apiVersion extensions/v1beta1, which no API server serves since Kubernetes 1.16; ' +
+      'in it a DaemonSet defaulted to updateStrategy OnDelete, in apps/v1 to RollingUpdate (apiVersion)');
+    expect(findings.map((f: any) => f.rule)).toContain('NA-UPDATE-STRATEGY');
+  });
+});

@@ -202,6 +202,11 @@ describe('toleration matching', () => {
     ['Lt compares numbers, not strings', { key: 'level', operator: 'Lt', value: '10' }, { key: 'level', value: '100', effect: 'NoSchedule' }, false],
     ['Lt with a non-integer taint value is not tolerated', { key: 'level', operator: 'Lt', value: '10' }, { key: 'level', value: 'low', effect: 'NoSchedule' }, false],
     ['Gt with a non-integer toleration value is not tolerated', { key: 'level', operator: 'Gt', value: 'x' }, { key: 'level', value: '5', effect: 'NoSchedule' }, false],
+    // compareNumericValues (k8s.io/api core/v1 toleration.go) reads both values with content.IsDecimalInteger first
+    ['Gt with a leading zero ("0100") is not a number to Kubernetes', { key: 'level', operator: 'Gt', value: '0100' }, { key: 'level', value: '150', effect: 'NoSchedule' }, false],
+    ['Lt with a plus sign ("+100") is not a number to Kubernetes', { key: 'level', operator: 'Lt', value: '+100' }, { key: 'level', value: '50', effect: 'NoSchedule' }, false],
+    ['Lt with a taint value "+5" does not match', { key: 'level', operator: 'Lt', value: '100' }, { key: 'level', value: '+5', effect: 'NoSchedule' }, false],
+    ['Gt with a negative value compares as a negative number', { key: 'level', operator: 'Gt', value: '-10' }, { key: 'level', value: '-5', effect: 'NoSchedule' }, true],
   ];
   test.each(cases)('%s', (_name, toleration, t, tolerated) => {
     const p = place({ tolerations: [toleration] }, node('n', { taints: [t] }));

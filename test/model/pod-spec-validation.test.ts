@@ -141,3 +141,16 @@ describe('input', () => {
     expect(fields(spec)).toEqual(['containers[1].ports[0].hostPort', 'containers[0].ports[0].hostPort', 'containers[1].ports[0].hostPort', 'containers[1].securityContext']);
   });
 });
+
+describe('toleration values for Lt and Gt (ValidateTolerations, content.IsDecimalInteger)', () => {
+  const spec = (value: any) => ({ containers: [c('a')], tolerations: [{ key: 'cores', operator: 'Gt', value, effect: 'NoSchedule' }] });
+  test.each(['0100', '+100', '-0', '', '1.5', '1e3', ' 1', '9223372036854775808'])('%j is rejected', (value) => {
+    expect(PodSpecValidation.check(spec(value))).toEqual([expect.objectContaining({ field: 'tolerations[0].value' })]);
+  });
+  test.each(['0', '100', '-5', '9223372036854775807', '-9223372036854775808'])('%j is accepted', (value) => {
+    expect(PodSpecValidation.check(spec(value))).toEqual([]);
+  });
+  test('Equal and Exists values are not read as numbers', () => {
+    expect(PodSpecValidation.check({ containers: [c('a')], tolerations: [{ key: 'k', operator: 'Equal', value: '0100' }] })).toEqual([]);
+  });
+});

@@ -74,6 +74,12 @@ describe('RolloutPlan.of: OnDelete', () => {
   test('ignores rollingUpdate, as the API server does', () => {
     expect(RolloutPlan.of(ds({ type: 'OnDelete', rollingUpdate: { maxUnavailable: 'bad' } }), 3).waves).toBe(0);
   });
+
+  test('is the default of extensions/v1beta1 (apps/v1 defaults to RollingUpdate)', () => {
+    expect(RolloutPlan.of({ ...ds(), apiVersion: 'extensions/v1beta1' }, 3).strategy).toBe(DaemonSetUpdateStrategyType.ON_DELETE);
+    expect(RolloutPlan.of({ ...ds(), apiVersion: 'apps/v1beta2' }, 3).strategy).toBe(DaemonSetUpdateStrategyType.ROLLING_UPDATE);
+    expect(RolloutPlan.of({ ...ds({ type: 'RollingUpdate' }), apiVersion: 'extensions/v1beta1' }, 3).strategy).toBe(DaemonSetUpdateStrategyType.ROLLING_UPDATE);
+  });
 });
 
 describe('RolloutPlan.of: validation', () => {

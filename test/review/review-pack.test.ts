@@ -42,6 +42,9 @@ describe('pack manifests', () => {
       'NA-AUTOMOUNT-TOKEN:low',
       'NA-PRIVILEGE-ESCALATION:medium',
       'NA-CAPABILITIES:critical by risk',
+      'NA-ROOT-GROUP:low',
+      'NA-ENV-SECRET:high',
+      'NA-UPDATE-STRATEGY:medium',
     ]);
   });
 

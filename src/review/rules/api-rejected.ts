@@ -1,4 +1,5 @@
 import { PodSpecValidation } from '../../model';
+import { removedApi } from '../../model/_removed-apis';
 import { podField } from '../_workload';
 import { IReviewRule, RuleViolation, WorkloadContext } from '../review-rule';
 import { Severity } from '../severity';
@@ -6,7 +7,8 @@ import { Severity } from '../severity';
 /**
  * `NA-API-REJECTED`: the pod spec breaks none of the API server's host-access rules that `PodSpecValidation` checks
  * (host port conflicts, hostPort on the host network, Bidirectional propagation outside privileged containers,
- * allowPrivilegeEscalation: false beside privileged or CAP_SYS_ADMIN).
+ * allowPrivilegeEscalation: false beside privileged or CAP_SYS_ADMIN, Lt/Gt toleration values), and the workload is
+ * written in an API version a current API server serves.
  *
  * The engine runs it on every review, whatever the packs: a manifest the API server rejects is reported on any YAML, and
  * its findings cannot be acknowledged. A NodeAgent fails its synth on them whatever its `reviewFailOn`.
@@ -14,19 +16,30 @@ import { Severity } from '../severity';
 export class ApiRejectedRule implements IReviewRule {
   public readonly id = 'NA-API-REJECTED';
   public readonly severity = Severity.HIGH;
-  public readonly title = 'The API server accepts the pod spec';
+  public readonly title = 'The API server accepts the workload';
   public readonly explanation = 'Some combinations of valid fields are rejected by the Kubernetes API server: two containers binding the ' +
     'same host port, a hostPort other than the containerPort on the host network, Bidirectional mount propagation in a container that is ' +
-    'not privileged, and allowPrivilegeEscalation: false beside privileged: true or CAP_SYS_ADMIN. kubectl apply fails on them, often ' +
+    'not privileged, allowPrivilegeEscalation: false beside privileged: true or CAP_SYS_ADMIN, a Lt/Gt toleration whose value is not a ' +
+    'decimal integer; and workloads written in an API version no API server serves any more (extensions/v1beta1, apps/v1beta1 and ' +
+    'apps/v1beta2 since 1.16, batch/v1beta1 CronJobs since 1.25). kubectl apply fails on them, often ' +
     'half-way through a release. The rule always runs and cannot be acknowledged: the fix is to the manifest.';
   public readonly fix = 'change the manifest as each finding says; the API server rejects it as it is';
 
   public evaluate(workload: WorkloadContext): RuleViolation[] {
-    return PodSpecValidation.check(workload.podSpec).map((v) => ({
+    const removed = removedApi(workload.manifest.apiVersion, workload.kind);
+    const api: RuleViolation[] = removed === undefined ? [] : [{
+      message: `is written in apiVersion ${removed.apiVersion}, which no API server serves since Kubernetes ${removed.removedIn}` +
+        (removed.apiVersion === 'extensions/v1beta1' && workload.kind === 'DaemonSet' && workload.manifest.spec?.updateStrategy?.type === undefined
+          ? '; in it a DaemonSet defaulted to updateStrategy OnDelete, in apps/v1 to RollingUpdate'
+          : ''),
+      field: 'apiVersion',
+      fix: `write apiVersion: ${removed.replacement} (spec.selector is then required and immutable, and must match the template's labels)`,
+    }];
+    return [...api, ...PodSpecValidation.check(workload.podSpec).map((v) => ({
       message: `${v.message}; the API server rejects this`,
       container: v.container,
       field: podField(workload, v.field),
       fix: v.fix,
-    }));
+    }))];
   }
 }

@@ -3,7 +3,7 @@ import { agent, agentWithContainer, findingsOf, goodContainer } from '../util';
 
 const rule = new ImagePinnedRule();
 
-describe('NA-IMAGE-PINNED: Images are pinned to a version (no latest, no untagged)', () => {
+describe('NA-IMAGE-PINNED: Images are pinned to a release (no latest, branch or channel tag, no untagged)', () => {
   test('Noncompliance 1: the latest tag', () => {
     const findings = findingsOf(rule, [agentWithContainer({ image: 'busybox:latest' })]);
     expect(findings).toHaveLength(1);
@@ -24,6 +24,25 @@ describe('NA-IMAGE-PINNED: Images are pinned to a version (no latest, no untagge
 
   test('Noncompliance 3: no image at all', () => {
     expect(findingsOf(rule, [agentWithContainer({ image: undefined })]).map((f) => f.message)).toEqual([expect.stringContaining('has no image')]);
+  });
+
+  test('Noncompliance 4: a tag that names a branch or a channel, alone or with a suffix', () => {
+    const images = ['calico/node:master', 'longhornio/longhorn-manager:master-head', 'metallb/speaker:main', 'ghcr.io/x/multus:snapshot',
+      'registry.k8s.io/sig-storage/nfsplugin:canary', 'mcr.microsoft.com/k8s/csi/smb-csi:canary-windows-hp', 'fluent/fluent-bit:latest-debian',
+      'quay.io/cilium/cilium:nightly', 'nginx:stable-alpine', 'alpine:edge', 'x/y:v1.2-latest'];
+    const ds = agent({ containers: images.map((image, i) => goodContainer({ name: `c${i}`, image })) });
+    const findings = findingsOf(rule, [ds]);
+    expect(findings.map((f) => f.container).sort()).toEqual(images.map((_, i) => `c${i}`).sort());
+    for (const f of findings) expect(f.severity).toBe(Severity.HIGH);
+    expect(findings.find((f) => f.container === 'c1')!.message).toContain('uses image longhornio/longhorn-manager:master-head: tag master-head names a branch or channel, which moves with each build');
+  });
+
+  test('Compliance: release tags that merely contain such a word are releases', () => {
+    const ds = agent({
+      containers: ['x/mainframe:1.0.0', 'x/agent:v2.3.1-debian', 'x/edge-router:1.4.2', 'x/stable-diffusion:0.9.1', 'registry.k8s.io/pause:3.9']
+        .map((image, i) => goodContainer({ name: `c${i}`, image })),
+    });
+    expect(findingsOf(rule, [ds])).toEqual([]);
   });
 
   test('Compliance: a version tag, a digest, or latest pinned by a digest', () => {
