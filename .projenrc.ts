@@ -127,6 +127,7 @@ project.addTask('examples', {
 project.addTask('test:coverage', {
   description: 'Runs the tests with coverage (coverage/ and a summary): slower than `test`, which collects none',
   steps: [
+    { exec: 'node test/corpus/fetch.js' },
     { exec: 'jest --passWithNoTests --ci --coverage' },
   ],
 });
