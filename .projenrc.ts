@@ -70,9 +70,14 @@ const project = new cdk8s.ConstructLibraryCdk8s({
       paths: { 'cdk8s-node-agents': ['../src'] },
     },
   },
-  gitignore: ['/examples/*/dist/', '/examples/*/node_modules/', '/examples/languages/*/dist/', '/examples/languages/java/target/', '__pycache__/', '/.bench/', '.jsii.tabl.json'],
-  npmIgnoreOptions: { ignorePatterns: ['/examples/', '/bench/', '/.ci/', '/scripts/', '/rosetta/', '.jsii.tabl.json'] },
+  // /.corpus/: the real-manifest corpus, brought from the registries by test/corpus/fetch.js (never committed).
+  gitignore: ['/examples/*/dist/', '/examples/*/node_modules/', '/examples/languages/*/dist/', '/examples/languages/java/target/', '__pycache__/', '/.bench/', '.jsii.tabl.json', '/.corpus/'],
+  npmIgnoreOptions: { ignorePatterns: ['/examples/', '/bench/', '/.ci/', '/scripts/', '/rosetta/', '.jsii.tabl.json', '/.corpus/'] },
 });
+
+// The corpus tests (test/corpus/) review upstream manifests that the repository does not hold: bring them from their
+// package registries, checked by sha256, before jest runs. A source that cannot be had fails the test task.
+project.testTask.prependExec('node test/corpus/fetch.js');
 
 // projen silences jsii's reserved-word warnings; a name that reads badly in Python or Java must show. Those that
 // remain are harmless: `type` (Go) and `namespace`/`operator` (C#) are capitalized in those languages, a Go
@@ -122,6 +127,7 @@ project.addTask('examples', {
 project.addTask('test:coverage', {
   description: 'Runs the tests with coverage (coverage/ and a summary): slower than `test`, which collects none',
   steps: [
+    { exec: 'node test/corpus/fetch.js' },
     { exec: 'jest --passWithNoTests --ci --coverage' },
   ],
 });
