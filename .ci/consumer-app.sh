@@ -41,7 +41,7 @@ new NodeAgent(chart, 'node-agent', {
   image: 'registry.example.com/node-agent:1.2.0',
   nodeSelector: { 'node-role.kubernetes.io/worker': '' },
   tolerations: [Toleration.controlPlane()],
-  hostMounts: [HostMount.readOnly('/var/log')],
+  hostMounts: [HostMount.readOnly('/var/log', { reason: 'reads node and container logs' })],
 });
 app.synth();
 TS

@@ -18,7 +18,6 @@ func main() {
 	cdk8snodeagents.NewNodeAgent(chart, jsii.String("node-agent"), &cdk8snodeagents.NodeAgentProps{
 		Namespace:    jsii.String("observability"),
 		Image:        jsii.String("registry.example.com/node-agent:1.2.0"),
-		NodeSelector: &map[string]*string{"node-role.kubernetes.io/worker": jsii.String("")},
 		Tolerations:  &[]cdk8snodeagents.Toleration{cdk8snodeagents.Toleration_ControlPlane()},
 		Capabilities: &[]*cdk8snodeagents.CapabilityGrant{
 			{Capability: cdk8splus28.Capability_NET_ADMIN, Reason: jsii.String("manages the node network only")},

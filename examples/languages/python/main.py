@@ -14,7 +14,6 @@ NodeAgent(
     "node-agent",
     namespace="observability",
     image="registry.example.com/node-agent:1.2.0",
-    node_selector={"node-role.kubernetes.io/worker": ""},
     tolerations=[Toleration.control_plane()],
     capabilities=[CapabilityGrant(capability=Capability.NET_ADMIN, reason="manages the node network only")],
     host_mounts=[HostMount.read_only("/var/log", reason="reads node and container logs")],

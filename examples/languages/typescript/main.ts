@@ -12,7 +12,6 @@ const chart = new Chart(app, 'observability');
 new NodeAgent(chart, 'node-agent', {
   namespace: 'observability',
   image: 'registry.example.com/node-agent:1.2.0',
-  nodeSelector: { 'node-role.kubernetes.io/worker': '' },
   tolerations: [Toleration.controlPlane()],
   capabilities: [{ capability: Capability.NET_ADMIN, reason: 'manages the node network only' }],
   hostMounts: [HostMount.readOnly('/var/log', { reason: 'reads node and container logs' })],

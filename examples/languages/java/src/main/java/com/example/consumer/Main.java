@@ -26,7 +26,6 @@ public final class Main {
         NodeAgent.Builder.create(chart, "node-agent")
                 .namespace("observability")
                 .image("registry.example.com/node-agent:1.2.0")
-                .nodeSelector(Map.of("node-role.kubernetes.io/worker", ""))
                 .tolerations(List.of(Toleration.controlPlane()))
                 .capabilities(List.of(CapabilityGrant.builder()
                         .capability(Capability.NET_ADMIN)
