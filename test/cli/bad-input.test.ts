@@ -332,3 +332,21 @@ describe('status --from: the same rules for the snapshot', () => {
     expectOneInputError(await runCli('status', '--from', file), /document 1, items\[\d+\] \(name [^)]+\): kind is missing: /);
   });
 });
+
+describe('--help documents the exit status for bad input', () => {
+  test.each(['coverage', 'review', 'status'])('%s', async (command) => {
+    const help = (await runCli(command, '--help')).stdout.replace(/\s+/g, ' ');
+    expect(help).toContain('2 for bad input, with');
+    expect(help).toContain("one 'error:' line per");
+    for (const word of ['unreadable, empty, not UTF-8', 'an alias bomb', 'nested deeper than 200 levels', 'a document without apiVersion, kind or metadata.name', 'wrong type']) {
+      expect(help).toContain(word);
+    }
+  });
+
+  test('review says the report is still printed, and that exit 2 wins over --fail-on', async () => {
+    const help = (await runCli('review', '--help')).stdout.replace(/\s+/g, ' ');
+    expect(help).toContain('The report is printed first');
+    expect(help).toContain('Exit 2 wins over --fail-on');
+    expect((await runCli('coverage', '--help')).stdout.replace(/\s+/g, ' ')).toContain('with nothing on stdout');
+  });
+});
