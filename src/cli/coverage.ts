@@ -1,8 +1,10 @@
 // `cdk8s-node-agents coverage`: which nodes each DaemonSet in a set of manifests runs on, and why not.
 
 import { DaemonSetCoverage, DaemonSetUpdateStrategyType, RolloutPlan } from '../model';
-import { CliError, CliIo, Command, EXIT_OK, PROGRAM, parseCommandArgs, usageError } from './_command';
-import { loadObjects, LoadedObject } from './_manifests';
+import { SecurityReview } from '../review';
+import { CliError, CliIo, Command, EXIT_OK, lowerFirst, oneLine, PROGRAM, parseCommandArgs, usageError } from './_command';
+import { inputErrors } from './_input-errors';
+import { InputProblems, loadObjects, LoadedObject, whereIs } from './_manifests';
 
 const HELP = `usage: ${PROGRAM} coverage --nodes NODES [--nodes NODES...] [--json] FILE...
 
@@ -31,8 +33,18 @@ Text output, per DaemonSet:
 The prediction covers the controller's decision only: a node counted here can still hold a
 Pending pod if it lacks resources or a host port is taken.
 
-exit status: 0 on success; 2 for missing arguments, unreadable files, invalid YAML, a
-nodes file without Node objects, or a DaemonSet whose update strategy the API server rejects.
+exit status: 0 on success; 2 for bad input, with nothing on stdout and one 'error:' line
+per file or object on stderr, naming the file, the line, the document and the field:
+  - missing arguments;
+  - a file that cannot be read as Kubernetes objects: unreadable, empty, not UTF-8 (or
+    UTF-16 with a BOM) YAML or JSON, invalid YAML, an alias bomb, nested deeper than 200
+    levels, a document without apiVersion, kind or metadata.name;
+  - a nodes file without Node objects;
+  - an object the API server would reject: a DaemonSet without spec.template, a Node or
+    DaemonSet whose placement or update strategy fields have the wrong type (taints:
+    "oops"), a workload with review's NA-REVIEW-ERROR or NA-API-REJECTED findings or
+    that a review rule cannot evaluate (a field of the wrong type, a duplicate hostPort):
+    the same input errors as review with its default packs.
 
 example:
   kubectl get nodes -o yaml > nodes.yaml
@@ -65,15 +77,14 @@ export const coverageCommand: Command = {
       io.stdout.write(HELP);
       return EXIT_OK;
     }
-    const nodes = options.nodeFiles.flatMap(loadNodes);
-    const daemonSets = options.files.flatMap(loadObjects).filter((o) => o.object.kind === 'DaemonSet');
+    const { nodes, daemonSets } = load(options);
     const report: CoverageReport = { nodeCount: nodes.length, daemonSets: daemonSets.map((d) => reportDaemonSet(d, nodes)) };
 
     if (options.json) {
       io.stdout.write(JSON.stringify({ nodeCount: report.nodeCount, daemonSets: report.daemonSets.map(({ nodeSelector, ...rest }) => rest) }, null, 2) + '\n');
     } else {
       io.stdout.write(renderText(report, options));
-      if (report.daemonSets.length === 0) io.stderr.write(`note: no DaemonSet found in ${options.files.join(', ')}\n`);
+      if (report.daemonSets.length === 0) io.stderr.write(`${oneLine(`note: no DaemonSet found in ${options.files.join(', ')}`)}\n`);
     }
     return EXIT_OK;
   },
@@ -107,24 +118,41 @@ function parseOptions(args: string[]): Options {
   return { help, json: parsed.values.json === true, nodeFiles, files };
 }
 
-function loadNodes(file: string): any[] {
-  const nodes = loadObjects(file).filter((o) => o.object.kind === 'Node').map((o) => o.object);
-  if (nodes.length === 0) {
-    throw new CliError(`${file}: no Node objects found; pass a NodeList or Node documents, e.g. from 'kubectl get nodes -o yaml'`);
+/**
+ * Reads the node inventory and the manifests, and checks them: every file readable as Kubernetes objects, every nodes
+ * file with Node objects, every Node and DaemonSet with placement fields of the right shape, every workload free of
+ * the review's findings that the API server would reject it (NA-REVIEW-ERROR, NA-API-REJECTED, a rule that could not
+ * evaluate it), as `review` checks them with its default packs.
+ *
+ * @throws CliError with one line per file or object that is not right
+ */
+function load(options: Options): { nodes: any[]; daemonSets: LoadedObject[] } {
+  const problems = new InputProblems();
+  const nodeObjects = loadObjects(options.nodeFiles, problems);
+  const manifests = loadObjects(options.files, problems);
+  for (const file of options.nodeFiles) {
+    if (!problems.filesWithProblems.has(file) && !nodeObjects.some((o) => o.file === file && o.object.kind === 'Node')) {
+      problems.lines.push(`${file}: no Node objects found; pass a NodeList or Node documents, e.g. from 'kubectl get nodes -o yaml'`);
+    }
   }
-  return nodes;
+  problems.lines.push(...inputErrors(nodeObjects.filter((o) => o.object.kind === 'Node')));
+  // the review with its default packs, for the input errors it finds: the same verdict on a file as `review`'s
+  problems.lines.push(...inputErrors(manifests, SecurityReview.review(manifests.map((o) => o.object))));
+  problems.throwIfAny();
+  return { nodes: nodeObjects.filter((o) => o.object.kind === 'Node').map((o) => o.object), daemonSets: manifests.filter((o) => o.object.kind === 'DaemonSet') };
 }
 
 function reportDaemonSet(loaded: LoadedObject, nodes: any[]): DaemonSetReport {
   const ds = loaded.object;
   const namespace = typeof ds.metadata?.namespace === 'string' && ds.metadata.namespace !== '' ? ds.metadata.namespace : 'default';
   const name = String(ds.metadata?.name ?? '');
-  const plan = DaemonSetCoverage.plan(ds, nodes);
+  let plan;
   let rollout: RolloutPlan;
   try {
+    plan = DaemonSetCoverage.plan(ds, nodes);
     rollout = RolloutPlan.of(ds, plan.desired);
   } catch (e: any) {
-    throw new CliError(`${loaded.file}:${loaded.line}: DaemonSet ${namespace}/${name}: ${e.message}`);
+    throw new CliError(`${whereIs(loaded)}: ${lowerFirst(String(e?.message ?? e))}`);
   }
   return {
     namespace,

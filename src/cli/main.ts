@@ -1,6 +1,6 @@
 // The `cdk8s-node-agents` command. bin/cdk8s-node-agents calls main(); it is not exported from the package index.
 
-import { CliError, CliIo, Command, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, PROGRAM } from './_command';
+import { CliError, CliIo, Command, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, oneLine, PROGRAM, writeErrors } from './_command';
 import { coverageCommand } from './coverage';
 import { reviewCommand } from './review';
 import { statusCommand } from './status';
@@ -32,7 +32,8 @@ function usage(): string {
  *
  * @param argv the arguments after the program name, e.g. `['coverage', '--nodes', 'nodes.yaml', 'app.k8s.yaml']`
  * @param io where to write; defaults to the process's stdout and stderr
- * @returns the exit code: 0 on success, 2 for bad input (one `error: ...` line on stderr), 1 for an unexpected failure
+ * @returns the exit code: 0 on success, 2 for bad input (one `error: ...` line per problem on stderr), 1 for an unexpected
+ *   failure (one line: a bug) or what a command defines (review's --fail-on, status's shortfalls)
  */
 export async function main(argv: string[], io: CliIo = PROCESS_IO): Promise<number> {
   const [name, ...rest] = argv;
@@ -47,7 +48,7 @@ export async function main(argv: string[], io: CliIo = PROCESS_IO): Promise<numb
   const commandName = name === 'help' ? rest[0] : name;
   const command = COMMANDS.find((c) => c.name === commandName);
   if (!command) {
-    io.stderr.write(`error: unknown command "${commandName}"; run '${PROGRAM} --help' to list commands (${COMMANDS.map((c) => c.name).join(', ')})\n`);
+    io.stderr.write(`${oneLine(`error: unknown command "${commandName}"; run '${PROGRAM} --help' to list commands (${COMMANDS.map((c) => c.name).join(', ')})`)}\n`);
     return EXIT_USAGE;
   }
   if (name === 'help') {
@@ -58,10 +59,12 @@ export async function main(argv: string[], io: CliIo = PROCESS_IO): Promise<numb
     return await command.run(rest, io);
   } catch (e: any) {
     if (e instanceof CliError) {
-      io.stderr.write(`error: ${e.message}\n`);
+      writeErrors(e, io);
       return EXIT_USAGE;
     }
-    io.stderr.write(`error: unexpected failure in ${PROGRAM} ${command.name}: ${e?.stack ?? e}\n`);
+    // a bug, not bad input (every input problem is a CliError): one line, without a stack trace
+    const what = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+    io.stderr.write(`${oneLine(`error: unexpected failure in ${PROGRAM} ${command.name}: ${what}; this is a bug in ${PROGRAM}, please report it with the command line`)}\n`);
     return EXIT_FAILURE;
   }
 }

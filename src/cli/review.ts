@@ -4,7 +4,8 @@
 import { PodSecurity } from '../model';
 import { HOST_PRIVILEGES } from '../model/_host-privileges';
 import { ReviewPack, Severities, Severity, SecurityReview } from '../review';
-import { CliError, CliIo, Command, EXIT_FAILURE, EXIT_OK, PROGRAM, parseCommandArgs, usageError } from './_command';
+import { CliError, CliIo, Command, EXIT_FAILURE, EXIT_OK, oneLine, PROGRAM, parseCommandArgs, usageError } from './_command';
+import { inputErrors } from './_input-errors';
 import { loadObjects } from './_manifests';
 
 const PACK_IDS = ReviewPack.all().map((p) => p.id);
@@ -68,7 +69,8 @@ ${HOST_ACCESS_TYPES}
 The API server's own rules on host access (duplicate host ports, hostPort on the host
 network, Bidirectional propagation outside privileged containers, allowPrivilegeEscalation:
 false beside privileged or CAP_SYS_ADMIN) are always checked, whatever the packs: their
-findings (NA-API-REJECTED) cannot be acknowledged and count at every --fail-on level.
+findings (NA-API-REJECTED) cannot be acknowledged, and like NA-REVIEW-ERROR (a field of the
+wrong type) they make the exit status 2: the API server would reject the manifest.
 
 A finding is accepted, with a reason, in the workload's metadata annotation
   node-agents.cdk8s.io/acknowledged: '[{"rule": "NA-NAMESPACE", "reason": "..."}]'
@@ -76,8 +78,18 @@ A finding is accepted, with a reason, in the workload's metadata annotation
 acknowledged. Reasons for host privileges go in node-agents.cdk8s.io/host-access.
 
 exit status: 0 on success (findings or not, without --fail-on); 1 when --fail-on finds an
-open finding at or above its severity; 2 for bad arguments, unreadable files or invalid
-YAML (one line naming the file).
+open finding at or above its severity; 2 for bad input, with one 'error:' line per file or
+object on stderr, naming the file, the line, the document and the field:
+  - bad arguments, or a file that cannot be read as Kubernetes objects: unreadable, empty,
+    not UTF-8 (or UTF-16 with a BOM) YAML or JSON, invalid YAML, an alias bomb, nested
+    deeper than 200 levels, a document without apiVersion, kind or metadata.name. Nothing
+    is printed on stdout;
+  - an object the API server would reject: a workload with a NA-REVIEW-ERROR or
+    NA-API-REJECTED finding or that a rule could not evaluate (a field of the wrong type),
+    a DaemonSet without spec.template, a Node or DaemonSet whose placement or update
+    strategy fields have the wrong type. The report is printed first
+    (those findings say what to fix; the other workloads are reviewed as usual), then the
+    errors. Exit 2 wins over --fail-on.
 
 examples:
   ${PROGRAM} review dist/*.k8s.yaml
@@ -108,14 +120,18 @@ export const reviewCommand: Command = {
       return EXIT_OK;
     }
     for (const warning of options.warnings) io.stderr.write(warning);
-    const manifests = options.files.flatMap(loadObjects).map((o) => o.object);
-    const report = SecurityReview.review(manifests, {
+    const objects = loadObjects(options.files);
+    const report = SecurityReview.review(objects.map((o) => o.object), {
       packs: options.packs,
       allowedRegistries: options.allowedRegistries,
       podSecurityVersion: options.podSecurityVersion,
     });
+    // the report is printed even when some objects are invalid: their NA-REVIEW-ERROR and NA-API-REJECTED findings
+    // carry the fix, and the rest is reviewed; the exit status (2) and stderr say the input must be fixed.
     io.stdout.write(options.json ? SecurityReview.toJson(report) : SecurityReview.toMarkdown(report));
-    if (report.workloads.length === 0) io.stderr.write(`note: no workload found in ${options.files.join(', ')}\n`);
+    if (report.workloads.length === 0) io.stderr.write(`${oneLine(`note: no workload found in ${options.files.join(', ')}`)}\n`);
+    const errors = inputErrors(objects, report);
+    if (errors.length > 0) throw new CliError(errors);
     if (options.failOn === undefined) return EXIT_OK;
     const open = SecurityReview.openFindings(report, options.failOn);
     if (open.length === 0) return EXIT_OK;

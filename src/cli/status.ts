@@ -2,10 +2,11 @@
 // node, live through a kubeconfig or offline from a snapshot.
 
 import { DaemonSetNodeState, DaemonSetStatus, DaemonSetStatusReport } from '../model';
-import { CliError, CliIo, Command, EXIT_FAILURE, EXIT_OK, PROGRAM, parseCommandArgs, usageError } from './_command';
+import { CliError, CliIo, Command, EXIT_FAILURE, EXIT_OK, lowerFirst, PROGRAM, parseCommandArgs, usageError } from './_command';
+import { inputErrors } from './_input-errors';
 import { ApiStatusError, KubeApi } from './_kube-api';
 import { resolveTarget } from './_kubeconfig';
-import { loadObjects } from './_manifests';
+import { LoadedObject, loadObjects, whereIs } from './_manifests';
 import { newestTimestamp } from '../model/_pod-status';
 
 const SNAPSHOT_COMMAND = 'kubectl get nodes,daemonsets,controllerrevisions,pods,events -A -o json';
@@ -62,8 +63,13 @@ Reads only: lists nodes, daemonsets, controllerrevisions, pods and events (GET).
 
 exit status: 0 when every DaemonSet shown is rolled out (observed, UP-TO-DATE and AVAILABLE
 equal DESIRED) and every node is healthy or excluded; 1 when one falls short; 2 for bad
-input: bad arguments, an unreadable snapshot, an unknown namespace or DaemonSet, a
-kubeconfig problem, no access to the API server (one line on stderr).
+input, with nothing on stdout and one 'error:' line per problem on stderr: bad arguments;
+a snapshot that cannot be read as Kubernetes objects (unreadable, empty, not UTF-8 (or
+UTF-16 with a BOM) YAML or JSON, invalid YAML, an alias bomb, nested deeper than 200
+levels, a document without apiVersion, kind or metadata.name), or whose DaemonSets or
+Nodes have placement or update strategy fields of the wrong type (naming the file, line,
+document and field); an unknown namespace or DaemonSet; a kubeconfig problem; no access
+to the API server.
 
 examples:
   ${PROGRAM} status -n observability
@@ -109,6 +115,8 @@ interface Inventory {
   readonly now: Date;
   /** the namespace shown, or undefined for all. */
   readonly namespace?: string;
+  /** where each object of a snapshot was read, for messages. */
+  readonly loaded?: Map<any, LoadedObject>;
 }
 
 export const statusCommand: Command = {
@@ -176,7 +184,11 @@ function parseOptions(args: string[]): Options {
 
 function fromSnapshot(options: Options): Inventory {
   const file = options.from!;
-  const objects = loadObjects(file).map((o) => o.object);
+  const loaded = loadObjects([file]);
+  // the DaemonSets and Nodes are read for placement and rollout: their fields must have the right shape
+  const errors = inputErrors(loaded);
+  if (errors.length > 0) throw new CliError(errors);
+  const objects = loaded.map((o) => o.object);
   const ofKind = (kind: string) => objects.filter((o) => o?.kind === kind);
   const nodes = ofKind('Node');
   const daemonSets = ofKind('DaemonSet');
@@ -199,6 +211,7 @@ function fromSnapshot(options: Options): Inventory {
     events: objects.filter((o) => o?.kind === 'Event'),
     now: new Date(newest ?? Date.now()),
     namespace,
+    loaded: new Map(loaded.map((o) => [o.object, o])),
   };
 }
 
@@ -259,7 +272,8 @@ function explain(ds: any, inventory: Inventory): DaemonSetStatusReport {
       now: inventory.now,
     });
   } catch (e: any) {
-    throw new CliError(`DaemonSet ${key(ds)}: ${e?.message ?? e}`);
+    const loaded = inventory.loaded?.get(ds);
+    throw new CliError(`${loaded !== undefined ? whereIs(loaded) : `DaemonSet ${key(ds)}`}: ${lowerFirst(String(e?.message ?? e))}`);
   }
 }
 

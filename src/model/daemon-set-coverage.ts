@@ -1,5 +1,6 @@
 import { str, stringMap } from './_label-selector';
 import { evaluateNodeSelector, evaluateRequiredNodeAffinity } from './_node-affinity';
+import { checkDaemonSetShape, checkNodeShape } from './_placement-shape';
 import { daemonPodTolerations, isBlockingEffect, readTaints, readTolerations, toleratesTaint, untoleratedTaintReason } from './_tolerations';
 
 /**
@@ -69,7 +70,8 @@ export class DaemonSetCoverage {
    * @param daemonSet an `apps/v1` DaemonSet as plain JSON (only `spec.template.spec` is read)
    * @param nodes `v1` Node objects as plain JSON, e.g. the `items` of `kubectl get nodes -o json`
    * @returns the number of nodes that should run the pod, and one placement per node in input order
-   * @throws when the DaemonSet or a node is not an object
+   * @throws when the DaemonSet or a node is not an object, the DaemonSet has no `spec.template.spec`, or a field read
+   * has the wrong JSON type (`tolerations` or `taints` that are not a list, a nodeSelector value that is not a string)
    */
   public static plan(daemonSet: any, nodes: any[]): CoveragePlan {
     if (!Array.isArray(nodes)) {
@@ -84,7 +86,8 @@ export class DaemonSetCoverage {
    *
    * @param daemonSet an `apps/v1` DaemonSet as plain JSON
    * @param node a `v1` Node as plain JSON
-   * @throws when the DaemonSet or the node is not an object
+   * @throws when the DaemonSet or the node is not an object, the DaemonSet has no `spec.template.spec`, or a field read
+   * has the wrong JSON type
    */
   public static placement(daemonSet: any, node: any): NodePlacement {
     return DaemonSetCoverage.place(daemonSet, node, 'node');
@@ -97,7 +100,8 @@ export class DaemonSetCoverage {
     if (!isObject(node)) {
       throw new Error(`${nodeLabel} must be a Node object, got ${describe(node)}; pass the parsed node (kubectl get nodes -o json)`);
     }
-    const podSpec = daemonSet.spec?.template?.spec ?? {};
+    const podSpec = checkDaemonSetShape(daemonSet);
+    checkNodeShape(node, nodeLabel);
     const nodeName = str(node.metadata?.name);
     const labels = stringMap(node.metadata?.labels);
 
@@ -139,5 +143,6 @@ function isObject(value: unknown): value is { [key: string]: any } {
 function describe(value: unknown): string {
   if (Array.isArray(value)) return 'an array';
   if (value === null) return 'null';
-  return typeof value === 'string' ? `the string "${value}"` : String(typeof value === 'object' ? 'an object' : value);
+  if (typeof value === 'string') return `the string "${value.length > 60 ? `${value.slice(0, 57)}...` : value}"`;
+  return String(typeof value === 'object' ? 'an object' : value);
 }

@@ -1,3 +1,5 @@
+import { object } from './_pod-spec';
+
 /**
  * How a DaemonSet replaces its pods when the pod template changes (`spec.updateStrategy.type`).
  */
@@ -34,7 +36,9 @@ export class RolloutPlan {
     if (!Number.isSafeInteger(nodeCount) || nodeCount < 0) {
       throw new Error(`nodeCount ${JSON.stringify(nodeCount)} is not a number of nodes; pass a non-negative integer such as CoveragePlan.desired`);
     }
-    const strategy = daemonSet?.spec?.updateStrategy ?? {};
+    // a strategy of the wrong shape is rejected by the API server: fail rather than read it as the default
+    const strategy = object(daemonSet?.spec?.updateStrategy, 'spec.updateStrategy') ?? {};
+    object(strategy.rollingUpdate, 'spec.updateStrategy.rollingUpdate');
     // extensions/v1beta1 (not served since 1.16) defaulted DaemonSets to OnDelete; apps/v1 defaults to RollingUpdate.
     const type = strategy.type ?? (daemonSet?.apiVersion === 'extensions/v1beta1' ? DaemonSetUpdateStrategyType.ON_DELETE : '');
     if (type === DaemonSetUpdateStrategyType.ON_DELETE) {

@@ -241,7 +241,7 @@ describe('coverage: errors (exit 2, one line naming the file)', () => {
     const t = tempFiles();
     const bad = t.write('bad.yaml', 'apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: a\n  name: b\n');
     expectOneErrorLine(await runCli('coverage', '--nodes', t.write('n.yaml', nodeList(NODES)), bad), 2,
-      new RegExp(`^error: ${escape(bad)}:5:3: invalid YAML: map keys must be unique\n$`));
+      new RegExp(`^error: ${escape(bad)}:5:3: document 1: invalid YAML: map keys must be unique\n$`));
   });
 
   test('invalid YAML in a later document of a stream names its line', async () => {
@@ -249,19 +249,19 @@ describe('coverage: errors (exit 2, one line naming the file)', () => {
     const bad = t.write('bad.yaml', `${stringify(dsObj('ok'))}---\nkind: DaemonSet\nkind: Node\n`);
     const r = await runCli('coverage', '--nodes', t.write('n.yaml', nodeList(NODES)), bad);
     const okLines = stringify(dsObj('ok')).split('\n').length - 1;
-    expectOneErrorLine(r, 2, new RegExp(`^error: ${escape(bad)}:${okLines + 3}:1: invalid YAML: map keys must be unique\n$`));
+    expectOneErrorLine(r, 2, new RegExp(`^error: ${escape(bad)}:${okLines + 3}:1: document 2: invalid YAML: map keys must be unique\n$`));
   });
 
   test('invalid YAML in the nodes file names the file and line', async () => {
     const t = tempFiles();
     const bad = t.write('nodes.yaml', 'apiVersion: v1\nkind: List\nitems:\n- kind: Node\n  metadata: {name: "unterminated}\n');
-    expectOneErrorLine(await runCli('coverage', '--nodes', bad, t.write('a.yaml', stringify(dsObj('x')))), 2, new RegExp(`^error: ${escape(bad)}:\\d+:\\d+: invalid YAML: `));
+    expectOneErrorLine(await runCli('coverage', '--nodes', bad, t.write('a.yaml', stringify(dsObj('x')))), 2, new RegExp(`^error: ${escape(bad)}:\\d+:\\d+: document 1: invalid YAML: `));
   });
 
   test('invalid JSON names the file and line', async () => {
     const t = tempFiles();
     const bad = t.write('nodes.json', '{\n  "kind": "List",\n  "items": [\n    {"kind": "Node",\n  ]\n}\n');
-    expectOneErrorLine(await runCli('coverage', '--nodes', bad, t.write('a.yaml', stringify(dsObj('x')))), 2, new RegExp(`^error: ${escape(bad)}:\\d+:\\d+: invalid YAML: `));
+    expectOneErrorLine(await runCli('coverage', '--nodes', bad, t.write('a.yaml', stringify(dsObj('x')))), 2, new RegExp(`^error: ${escape(bad)}:5:3: document 1: invalid YAML: `));
   });
 
   test('a nodes file without Node objects', async () => {
@@ -274,7 +274,7 @@ describe('coverage: errors (exit 2, one line naming the file)', () => {
   test('an empty nodes file', async () => {
     const t = tempFiles();
     const nodes = t.write('nodes.yaml', '');
-    expectOneErrorLine(await runCli('coverage', '--nodes', nodes, t.write('a.yaml', stringify(dsObj('x')))), 2, new RegExp(`${escape(nodes)}: no Node objects found`));
+    expectOneErrorLine(await runCli('coverage', '--nodes', nodes, t.write('a.yaml', stringify(dsObj('x')))), 2, new RegExp(`^error: ${escape(nodes)}: no Kubernetes objects: the file is empty; `));
   });
 
   test('a document that is not an object names the file and line', async () => {
@@ -282,7 +282,7 @@ describe('coverage: errors (exit 2, one line naming the file)', () => {
     const bad = t.write('a.yaml', `${stringify(dsObj('x'))}---\njust a string\n`);
     const okLines = stringify(dsObj('x')).split('\n').length - 1;
     expectOneErrorLine(await runCli('coverage', '--nodes', t.write('n.yaml', nodeList(NODES)), bad), 2,
-      new RegExp(`^error: ${escape(bad)}:${okLines + 2}: expected a Kubernetes object .*got "just a string"\n$`));
+      new RegExp(`^error: ${escape(bad)}:${okLines + 2}: document 2: expected a Kubernetes object .*got "just a string"\n$`));
   });
 
   test('a DaemonSet whose update strategy the API server rejects names the file, line and DaemonSet', async () => {
@@ -291,7 +291,7 @@ describe('coverage: errors (exit 2, one line naming the file)', () => {
     const file = t.write('a.yaml', stringify(list));
     const line = fs.readFileSync(file, 'utf-8').split('\n').findIndex((l, i, all) => l.startsWith('  - ') && all.slice(i, i + 4).some((x) => x.includes('name: bad'))) + 1;
     const r = await runCli('coverage', '--nodes', t.write('n.yaml', nodeList(NODES)), file);
-    expectOneErrorLine(r, 2, new RegExp(`^error: ${escape(file)}:${line}: DaemonSet obs/bad: maxSurge 1 may not be set when maxUnavailable is non-zero`));
+    expectOneErrorLine(r, 2, new RegExp(`^error: ${escape(file)}:${line}: document 1, items\\[1\\] \\(DaemonSet obs/bad\\): maxSurge 1 may not be set when maxUnavailable is non-zero`));
   });
 });
 

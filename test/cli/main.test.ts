@@ -1,4 +1,5 @@
 import { expectOneErrorLine, runCli } from './run-cli';
+import { MAX_LINE } from '../../src/cli/_command';
 import { main } from '../../src/cli/main';
 
 describe('cdk8s-node-agents', () => {
@@ -32,13 +33,20 @@ describe('cdk8s-node-agents', () => {
     expectOneErrorLine(await runCli('help', 'deploy'), 2, /unknown command "deploy"/);
   });
 
-  test('an unexpected failure exits 1 with the error on stderr', async () => {
+  test('an unexpected failure (a bug, not bad input) exits 1 with one line on stderr, without a stack trace', async () => {
     let stderr = '';
     const code = await main(['coverage', '--help'], {
       stdout: { write: () => { throw new Error('stdout closed'); } },
       stderr: { write: (s: string) => { stderr += s; return true; } },
     });
     expect(code).toBe(1);
-    expect(stderr).toMatch(/^error: unexpected failure in cdk8s-node-agents coverage: Error: stdout closed/);
+    expect(stderr).toBe('error: unexpected failure in cdk8s-node-agents coverage: Error: stdout closed; this is a bug in cdk8s-node-agents, please report it with the command line\n');
+  });
+
+  test('an unknown command is echoed on one line, escaped and shortened', async () => {
+    const r = await runCli(`deploy\n${'x'.repeat(1000)}`);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error: unknown command "deploy\\nxxx[^\n]* \[\.\.\.\] [^\n]*\(coverage, review, status\)\n$/);
+    expect(r.stderr.length).toBeLessThanOrEqual(MAX_LINE + 1);
   });
 });

@@ -192,7 +192,9 @@ describe('review: the API server\'s rules, on plain YAML', () => {
     })));
     for (const packs of [[], ['--pack', 'pss-restricted']]) {
       const r = await runCli('review', '--json', ...packs, file);
-      expect(r.code).toBe(0);
+      // the API server would reject the DaemonSet: exit 2, one line for it on stderr, the report still printed
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(`error: ${file}:1: document 1 (DaemonSet observability/bad): NA-API-REJECTED: container "agent": port metrics: on the host network hostPort (9101) must equal containerPort (9100); the API server rejects this (spec.template.spec.containers[0].ports[0].hostPort) (and 2 more findings like it in the review)\n`);
       const findings = JSON.parse(r.stdout).workloads[0].findings.filter((f: any) => f.rule === 'NA-API-REJECTED');
       expect(findings.map((f: any) => [f.severity, f.container, f.field])).toEqual([
         ['high', 'agent', 'spec.template.spec.containers[0].ports[0].hostPort'],
@@ -205,7 +207,7 @@ describe('review: the API server\'s rules, on plain YAML', () => {
         'DaemonSet observability/bad, container "second": mounts /var/lib/kubelet with Bidirectional propagation, which Kubernetes allows only in privileged containers; the API server rejects this (spec.template.spec.containers[1].volumeMounts[0].mountPropagation)',
       ]);
     }
-    expect((await runCli('review', '--fail-on', 'critical', file)).code).toBe(1);
+    expect((await runCli('review', '--fail-on', 'critical', file)).code).toBe(2);
   });
 
   test('an acknowledgement does not accept them: the manifest must change', async () => {
@@ -269,7 +271,7 @@ describe('review: options', () => {
     expect(r.stderr).toBe('');
     for (const text of ['--json', '--fail-on SEVERITY', '--pack ID', '--allowed-registry R', '--pod-security-version V', 'FILE',
       '"podSecurityLevel"', '"hostAccess"', '"findings"', 'NA-API-REJECTED',
-      'node-agent-baseline, node-agent-practices, pss-baseline, pss-restricted', 'node-agents.cdk8s.io/acknowledged', 'exit status: 0', '1 when --fail-on', '2 for bad arguments']) {
+      'node-agent-baseline, node-agent-practices, pss-baseline, pss-restricted', 'node-agents.cdk8s.io/acknowledged', 'exit status: 0', '1 when --fail-on', '2 for bad input', 'Exit 2 wins over --fail-on']) {
       expect(r.stdout).toContain(text);
     }
     // every host privilege type, with what grants it and how its detail reads (from the model's descriptors)
@@ -304,16 +306,17 @@ describe('review: bad input exits 2 with one line', () => {
     expectOneErrorLine(await runCli('review', missing), 2, new RegExp(`^error: ${missing.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: cannot read file: no such file\n$`));
     expectOneErrorLine(await runCli('review', t.dir), 2, /: cannot read file: is a directory, not a file\n$/);
     const bad = t.write('bad.yaml', 'kind: DaemonSet\nmetadata: {name: x\n');
-    expectOneErrorLine(await runCli('review', bad), 2, new RegExp(`^error: ${bad.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:\\d+:\\d+: invalid YAML: `));
+    expectOneErrorLine(await runCli('review', bad), 2, new RegExp(`^error: ${bad.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:\\d+:\\d+: document 1: invalid YAML: `));
     const scalar = t.write('scalar.yaml', '42\n');
-    expectOneErrorLine(await runCli('review', scalar), 2, /scalar\.yaml:1: expected a Kubernetes object/);
+    expectOneErrorLine(await runCli('review', scalar), 2, /scalar\.yaml:1: document 1: expected a Kubernetes object \(a mapping with apiVersion and kind\), got 42\n$/);
   });
 
-  test('a malformed workload is reviewed, not rejected: its problems are findings', async () => {
+  test('a malformed workload exits 2 with one line naming it, after the report that shows its problems as findings', async () => {
     const t = tempFiles();
     const file = t.write('broken.yaml', stringify(ds('broken', { containers: 'agent' })));
     const r = await runCli('review', '--json', '--fail-on', 'high', file);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error: [^\n]*broken\.yaml:1: document 1 \(DaemonSet observability\/broken\): NA-REVIEW-ERROR: cannot evaluate its Pod Security level: spec\.containers must be a list, got "agent": write it as a YAML\/JSON list \(and \d+ more findings like it in the review\)\n$/);
     const findings = JSON.parse(r.stdout).workloads[0].findings;
     expect(findings.map((f: any) => f.rule)).toContain('NA-REVIEW-ERROR');
     expect(findings.find((f: any) => f.rule === 'NA-PRIVILEGED').message).toContain('could not evaluate it: spec.template.spec.containers must be a list, got "agent"');

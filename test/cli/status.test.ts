@@ -101,7 +101,7 @@ describe('status: bad input exits 2 with one line', () => {
 
   test('invalid YAML', async () => {
     const f = snapshotFiles();
-    expectOneErrorLine(await runCli('status', '--from', f.write('bad.yaml', 'items: [\n')), 2, /bad\.yaml:\d+:\d+: invalid YAML/);
+    expectOneErrorLine(await runCli('status', '--from', f.write('bad.yaml', 'items: [\n')), 2, /bad\.yaml:\d+:\d+: document 1: invalid YAML/);
   });
 
   test('a snapshot without nodes, DaemonSets or ControllerRevisions says how to take one', async () => {

@@ -123,6 +123,12 @@ describe('RolloutPlan.of: validation', () => {
     }
   });
 
+  test('fails for an update strategy or rollingUpdate of the wrong shape, rather than reading it as the default', () => {
+    expect(() => RolloutPlan.of(ds('oops'), 3)).toThrow('spec.updateStrategy must be an object, got "oops": write it as a YAML/JSON mapping');
+    expect(() => RolloutPlan.of(ds({ type: 'RollingUpdate', rollingUpdate: 5 }), 3)).toThrow('spec.updateStrategy.rollingUpdate must be an object, got 5');
+    expect(() => RolloutPlan.of(ds({ type: 'OnDelete', rollingUpdate: [] }), 3)).toThrow('spec.updateStrategy.rollingUpdate must be an object, got []');
+  });
+
   test('fails for an unknown strategy type', () => {
     expect(() => RolloutPlan.of(ds({ type: 'Recreate' }), 3)).toThrow('updateStrategy.type "Recreate" is not supported; use "RollingUpdate" or "OnDelete"');
     expect(() => RolloutPlan.of(ds({ type: 'rollingupdate' }), 3)).toThrow(/not supported/);
