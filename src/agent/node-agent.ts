@@ -5,6 +5,7 @@ import { identityErrorsOf } from './_app-identity';
 import { CheckedApiObject, renderUnchecked } from './_checked-api-object';
 import { AgentIdentity } from './_identity';
 import { AgentNamespace } from './_namespace';
+import { ACCESS_RULE, AGENT_CONTAINER_PROPS, checkArgument, checkProps, HOST_ACCESS_REASON, TOLERATION } from './_props-schema';
 import { SynthGate } from './_synth-gate';
 import { checkAbsolutePath, checkDnsLabel, checkDnsSubdomain, checkLabelKey, checkLabelValue, checkReason, fail, hasOwn, show } from './_validate';
 import { AccessRule } from './access-rule';
@@ -91,7 +92,9 @@ export class NodeAgent extends Construct {
   constructor(scope: Construct, id: string, props: NodeAgentProps) {
     super(scope, id);
     Object.defineProperty(this, IS_NODE_AGENT, { value: true });
-    if (!props || typeof props !== 'object') fail(this, 'props are required: at least { image: "registry.example.com/node-agent:1.2.0" }');
+    // every value a caller passes is checked for its type and shape first (plain JavaScript has no types to stop it), and
+    // kept as checked: the code below reads the normalised copy, never the caller's object.
+    props = checkProps<NodeAgentProps>((message) => fail(this, message), props);
     this.props = props;
 
     this.name = props.name ?? id;
@@ -168,7 +171,7 @@ export class NodeAgent extends Construct {
 
   /** adds a toleration. */
   public addToleration(toleration: Toleration): void {
-    this.pod.addToleration(toleration);
+    this.pod.addToleration(checkArgument(this.report, 'addToleration(toleration)', toleration, TOLERATION));
   }
 
   /** requires a node label with exactly this value. */
@@ -188,22 +191,22 @@ export class NodeAgent extends Construct {
 
   /** adds an init container (run in order, before the agent). */
   public addInitContainer(props: AgentContainerProps): void {
-    this.pod.addInitContainer(props);
+    this.pod.addInitContainer(checkArgument(this.report, 'addInitContainer(props)', props, AGENT_CONTAINER_PROPS));
   }
 
   /** adds a sidecar container. */
   public addSidecar(props: AgentContainerProps): void {
-    this.pod.addSidecar(props);
+    this.pod.addSidecar(checkArgument(this.report, 'addSidecar(props)', props, AGENT_CONTAINER_PROPS));
   }
 
   /** grants the ServiceAccount a cluster-wide RBAC rule (creates the ClusterRole and its binding). */
   public addClusterPermission(rule: AccessRule): void {
-    this.identity.addClusterPermission(rule);
+    this.identity.addClusterPermission(checkArgument(this.report, 'addClusterPermission(rule)', rule, ACCESS_RULE));
   }
 
   /** grants the ServiceAccount an RBAC rule in the agent's namespace (creates the Role and its binding). */
   public addNamespacePermission(rule: AccessRule): void {
-    this.identity.addNamespacePermission(rule);
+    this.identity.addNamespacePermission(checkArgument(this.report, 'addNamespacePermission(rule)', rule, ACCESS_RULE));
   }
 
   /**
@@ -211,7 +214,8 @@ export class NodeAgent extends Construct {
    * JSON patch on `daemonSet`. Without it, the synth fails on that privilege.
    */
   public addHostAccessReason(reason: HostAccessReason): void {
-    checkReason(this, `host access reason for ${reason?.type} ${reason?.detail}`, reason?.reason);
+    reason = checkArgument(this.report, 'addHostAccessReason(reason)', reason, HOST_ACCESS_REASON);
+    checkReason(this, `host access reason for ${reason.type} ${reason.detail}`, reason.reason);
     if (!Object.values(HostAccessType).includes(reason.type)) {
       fail(this, `host access reason: type "${reason.type}" is not one of ${Object.values(HostAccessType).join(', ')}`);
     }
@@ -266,7 +270,8 @@ export class NodeAgent extends Construct {
    */
   public coverage(nodes: any[]): CoveragePlan {
     this.assertRenderable();
-    return DaemonSetCoverage.plan(this.checkedDaemonSet.renderUnchecked(), nodes);
+    const daemonSet = this.checkedDaemonSet.renderUnchecked();
+    return this.named('coverage', () => DaemonSetCoverage.plan(daemonSet, nodes));
   }
 
   /**
@@ -274,10 +279,23 @@ export class NodeAgent extends Construct {
    */
   public rolloutPlan(nodeCount: number): RolloutPlan {
     this.assertRenderable();
-    return RolloutPlan.of(this.checkedDaemonSet.renderUnchecked(), nodeCount);
+    const daemonSet = this.checkedDaemonSet.renderUnchecked();
+    return this.named('rolloutPlan', () => RolloutPlan.of(daemonSet, nodeCount));
   }
 
   // ---------------------------------------------------------------- internals
+
+  /** fails with the construct path: for the checks of the arguments of the methods. */
+  private readonly report = (message: string): never => fail(this, message);
+
+  /** the model's checks of a method's arguments, with the construct path and the method. */
+  private named<T>(method: string, f: () => T): T {
+    try {
+      return f();
+    } catch (e) {
+      return fail(this, `${method}: ${(e as Error).message}`);
+    }
+  }
 
   private checkPodSecurityVersion(version: string): string {
     try {
