@@ -61,22 +61,21 @@ export function isPlainObject(value: unknown): value is { [key: string]: unknown
   return proto === null || proto === Object.prototype || Object.getPrototypeOf(proto) === null;
 }
 
-/** the edit distance between two strings (insertions, deletions, substitutions). */
+/** the edit distance between two strings: insertions, deletions, substitutions and swaps of neighbours. */
 function distance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array.from({ length: b.length }, (__, j) => (i === 0 ? j + 1 : 0))]);
   for (let i = 1; i <= a.length; i++) {
-    const current = [i];
     for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
     }
-    previous = current;
   }
-  return previous[b.length];
+  return d[a.length][b.length];
 }
 
 /**
- * The candidate `name` is most likely a misspelling of, ignoring case and '-'/'_': undefined when none is close (at most
- * a third of the name's characters differ, and at least two may).
+ * The candidate `name` is most likely a misspelling of, ignoring case, '-' and '_': undefined when none is close (at
+ * most a third of the name's characters differ, and at least one may).
  */
 export function closest(name: string, candidates: readonly string[]): string | undefined {
   const norm = (s: string) => s.toLowerCase().replace(/[-_\s]/g, '');
@@ -86,7 +85,7 @@ export function closest(name: string, candidates: readonly string[]): string | u
     const d = distance(n, norm(candidate));
     if (best === undefined || d < best.d) best = { candidate, d };
   }
-  return best !== undefined && best.d <= Math.max(2, Math.floor(n.length / 3)) ? best.candidate : undefined;
+  return best !== undefined && n !== '' && best.d <= Math.max(1, Math.floor(n.length / 3)) ? best.candidate : undefined;
 }
 
 /** `: did you mean "x"?` when a candidate is close, otherwise the fallback. */
