@@ -5,7 +5,7 @@ import { identityErrorsOf } from './_app-identity';
 import { CheckedApiObject, renderUnchecked } from './_checked-api-object';
 import { AgentIdentity } from './_identity';
 import { AgentNamespace } from './_namespace';
-import { ACCESS_RULE, AGENT_CONTAINER_PROPS, checkArgument, checkProps, HOST_ACCESS_REASON, TOLERATION } from './_props-schema';
+import { ACCESS_RULE, AGENT_CONTAINER_PROPS, checkArgument, checkProps, HOST_ACCESS_REASON, HOST_MOUNT, Shape, TOLERATION } from './_props-schema';
 import { SynthGate } from './_synth-gate';
 import { checkAbsolutePath, checkDnsLabel, checkDnsSubdomain, checkLabelKey, checkLabelValue, checkReason, fail, hasOwn, show } from './_validate';
 import { AccessRule } from './access-rule';
@@ -44,6 +44,10 @@ const MANAGED_BY = { 'app.kubernetes.io/managed-by': 'cdk8s-node-agents' };
  * privilege without a recorded reason, a pod spec the API server would reject, or a review finding at
  * or above `reviewFailOn` fails the synth with the construct path. What goes into the manifest is
  * exactly what was checked.
+ *
+ * Every prop is checked for its type and shape first, as JavaScript callers have no types to stop a mistake: a wrong
+ * type or an unknown prop fails with the field, the value received and the fix (the closest prop, for a misspelling).
+ * `null` counts as not set.
  *
  * Objects are rendered as plain `ApiObject`s, so `agent.daemonSet.addJsonPatch(...)` keeps every value
  * you patch in.
@@ -171,7 +175,7 @@ export class NodeAgent extends Construct {
 
   /** adds a toleration. */
   public addToleration(toleration: Toleration): void {
-    this.pod.addToleration(checkArgument(this.report, 'addToleration(toleration)', toleration, TOLERATION));
+    this.pod.addToleration(this.argument('addToleration(toleration)', toleration, TOLERATION));
   }
 
   /** requires a node label with exactly this value. */
@@ -181,7 +185,7 @@ export class NodeAgent extends Construct {
 
   /** mounts a host path into the main container. */
   public addHostMount(mount: HostMount): void {
-    this.pod.main.addHostMount(mount);
+    this.pod.main.addHostMount(this.argument('addHostMount(mount)', mount, HOST_MOUNT));
   }
 
   /** adds an environment variable to the main container. */
@@ -191,22 +195,22 @@ export class NodeAgent extends Construct {
 
   /** adds an init container (run in order, before the agent). */
   public addInitContainer(props: AgentContainerProps): void {
-    this.pod.addInitContainer(checkArgument(this.report, 'addInitContainer(props)', props, AGENT_CONTAINER_PROPS));
+    this.pod.addInitContainer(this.argument('addInitContainer(props)', props, AGENT_CONTAINER_PROPS));
   }
 
   /** adds a sidecar container. */
   public addSidecar(props: AgentContainerProps): void {
-    this.pod.addSidecar(checkArgument(this.report, 'addSidecar(props)', props, AGENT_CONTAINER_PROPS));
+    this.pod.addSidecar(this.argument('addSidecar(props)', props, AGENT_CONTAINER_PROPS));
   }
 
   /** grants the ServiceAccount a cluster-wide RBAC rule (creates the ClusterRole and its binding). */
   public addClusterPermission(rule: AccessRule): void {
-    this.identity.addClusterPermission(checkArgument(this.report, 'addClusterPermission(rule)', rule, ACCESS_RULE));
+    this.identity.addClusterPermission(this.argument('addClusterPermission(rule)', rule, ACCESS_RULE));
   }
 
   /** grants the ServiceAccount an RBAC rule in the agent's namespace (creates the Role and its binding). */
   public addNamespacePermission(rule: AccessRule): void {
-    this.identity.addNamespacePermission(checkArgument(this.report, 'addNamespacePermission(rule)', rule, ACCESS_RULE));
+    this.identity.addNamespacePermission(this.argument('addNamespacePermission(rule)', rule, ACCESS_RULE));
   }
 
   /**
@@ -214,7 +218,7 @@ export class NodeAgent extends Construct {
    * JSON patch on `daemonSet`. Without it, the synth fails on that privilege.
    */
   public addHostAccessReason(reason: HostAccessReason): void {
-    reason = checkArgument(this.report, 'addHostAccessReason(reason)', reason, HOST_ACCESS_REASON);
+    reason = this.argument('addHostAccessReason(reason)', reason, HOST_ACCESS_REASON);
     checkReason(this, `host access reason for ${reason.type} ${reason.detail}`, reason.reason);
     if (!Object.values(HostAccessType).includes(reason.type)) {
       fail(this, `host access reason: type "${reason.type}" is not one of ${Object.values(HostAccessType).join(', ')}`);
@@ -226,7 +230,9 @@ export class NodeAgent extends Construct {
    * Acknowledges a security-review finding for this agent, with the reason it is accepted. The finding
    * stays in the review, marked acknowledged, and no longer fails the synth.
    *
-   * @param rule the rule ID, e.g. `NA-PRIORITY-CLASS`
+   * @param rule the rule ID, e.g. `NA-PRIORITY-CLASS`: one of RULES.md (an ID that starts with `NA-` or `PSS-` and is none
+   * of them fails, with the closest; `NA-API-REJECTED` and `NA-REVIEW-ERROR` cannot be acknowledged), or the ID of a
+   * custom pack's rule, which `SecurityCheck.apply` checks against its packs
    * @param reason one line saying why the finding is accepted
    * @param container accept only the findings about this container (e.g. an installer init container)
    * instead of every finding of the rule
@@ -285,8 +291,10 @@ export class NodeAgent extends Construct {
 
   // ---------------------------------------------------------------- internals
 
-  /** fails with the construct path: for the checks of the arguments of the methods. */
-  private readonly report = (message: string): never => fail(this, message);
+  /** a method's argument, checked against its shape (set, of its type), failing with the construct path. */
+  private argument<T>(name: string, value: T, shape: Shape): T {
+    return checkArgument<T>((message) => fail(this, message), name, value, shape);
+  }
 
   /** the model's checks of a method's arguments, with the construct path and the method. */
   private named<T>(method: string, f: () => T): T {

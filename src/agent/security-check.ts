@@ -82,7 +82,7 @@ export class SecurityCheck {
    */
   public static apply(scope: IConstruct, options: SecurityCheckOptions = {}): void {
     checkScope('SecurityCheck.apply', scope);
-    options = checkOptions(scope, 'SecurityCheck.apply', options);
+    options = checkedOptions(scope, 'SecurityCheck.apply', options);
     if ((scope as any)[CHECK_MARKER]) fail(scope, 'SecurityCheck.apply was called twice on this scope: call it once');
     Object.defineProperty(scope, CHECK_MARKER, { value: true });
     const synths = synthCounterOf(scope.node.root);
@@ -104,7 +104,9 @@ export class SecurityCheck {
    * Acknowledges a finding of `rule` for `scope` and everything below it. The reason is mandatory; the
    * finding stays visible in the review, marked acknowledged with the reason, and no longer fails synth.
    *
-   * @param rule the rule ID, e.g. `NA-PRIORITY-CLASS`
+   * @param rule the rule ID, e.g. `NA-PRIORITY-CLASS`: one of RULES.md (an ID that starts with `NA-` or `PSS-` and is none
+   * of them fails, with the closest; `NA-API-REJECTED` and `NA-REVIEW-ERROR` cannot be acknowledged), or the ID of a
+   * custom pack's rule, which `SecurityCheck.apply` checks against its packs
    * @param reason one line saying why the finding is accepted
    * @param container accept only the findings about this container (e.g. an installer init container)
    * instead of every finding of the rule
@@ -116,7 +118,7 @@ export class SecurityCheck {
     if (refusal !== undefined) fail(scope, `acknowledge: ${refusal}`);
     checkReason(scope, `acknowledgement of ${rule}`, reason);
     if (container !== undefined && (typeof container !== 'string' || container.trim() === '')) {
-      fail(scope, `acknowledgement of ${rule}: container must be a container name, got ${JSON.stringify(container)}`);
+      fail(scope, `acknowledgement of ${rule}: container must be a container name, got ${show(container)}`);
     }
     const ack: Acknowledgement = container === undefined
       ? { rule: rule.trim(), reason: reason.trim() }
@@ -143,7 +145,7 @@ export class SecurityCheck {
    */
   public static review(scope: IConstruct, options: SecurityCheckOptions = {}): ReviewReport {
     checkScope('SecurityCheck.review', scope);
-    options = checkOptions(scope, 'SecurityCheck.review', options);
+    options = checkedOptions(scope, 'SecurityCheck.review', options);
     const objects = scope.node.findAll().filter((c): c is ApiObject => ApiObject.isApiObject(c));
     // unchecked: a NodeAgent's own check would throw here, before the review of everything else is written.
     return SecurityReview.review(objects.map(renderUnchecked), {
@@ -208,7 +210,7 @@ function checkScope(method: string, scope: IConstruct): void {
 }
 
 /** the options of a check, of their shape and with a Pod Security version the model knows; returned normalised. */
-function checkOptions(scope: IConstruct, method: string, options: SecurityCheckOptions | undefined): SecurityCheckOptions {
+function checkedOptions(scope: IConstruct, method: string, options: SecurityCheckOptions | undefined): SecurityCheckOptions {
   const report: Report = (message) => fail(scope, `${method}: ${message}`);
   const checked = guard<SecurityCheckOptions>(report, 'options', options, SECURITY_CHECK_OPTIONS) ?? {};
   if (checked.podSecurityVersion !== undefined) {

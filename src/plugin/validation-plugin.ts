@@ -62,6 +62,9 @@ export interface SecurityReviewValidationProps {
  *
  * `package` must be a local path starting with `./` (or an absolute path) to load the installed copy;
  * with an npm package name, cdk8s-cli installs that exact version into its plugins directory.
+ *
+ * The properties are checked when the plugin is loaded: an unknown (misspelled) property or a value of the wrong type
+ * fails naming `cdk8s.yaml`, the property and the fix.
  */
 export class SecurityReviewValidation {
   private readonly failOn: Severity;
