@@ -6,13 +6,14 @@ import type { Cpu } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import { checkImage } from './_image';
 import { kplus } from './_plus';
-import { checkAbsolutePath, checkDnsLabel, checkDuration, checkInteger, checkReason, checkSize, fail, hasOwn } from './_validate';
+import { checkAbsolutePath, checkDnsLabel, checkDuration, checkInteger, checkReason, checkSize, fail, hasOwn, show } from './_validate';
 import { AgentProbe } from './agent-probe';
 import { ContainerOptions } from './container-options';
 import { HostMount } from './host-mount';
 import { hostPathDetail, hostPortDetail } from '../model/_host-privileges';
 import { HostAccessReason } from '../model/host-access-reasons';
 import { HostAccessType } from '../model/host-access-type';
+import { closest } from '../review/_guard';
 
 /** environment variables every agent container gets from the downward API. */
 export const DOWNWARD_ENV: { [name: string]: string } = {
@@ -93,11 +94,14 @@ export class AgentContainer {
 
     const capabilities = new Set<string>();
     for (const grant of options.capabilities ?? []) {
-      if (!grant || typeof grant.capability !== 'string' || !/^[A-Z_]+$/.test(grant.capability)) {
-        fail(scope, `${this.fieldName('capabilities')}: "${grant?.capability}" is not a capability name: use the Capability enum, e.g. Capability.NET_ADMIN`);
-      }
       if (grant.capability === 'ALL') {
         fail(scope, `${this.fieldName('capabilities')}: adding ALL capabilities is root on the node: list the capabilities the agent needs, or set privileged with a reason`);
+      }
+      const known: string[] = Object.values(kplus().Capability);
+      if (!known.includes(grant.capability)) {
+        // a misspelled capability would render, and the container runtime would refuse to start the container.
+        const suggestion = closest(grant.capability.replace(/^CAP_/i, ''), known);
+        fail(scope, `${this.fieldName('capabilities')}: "${grant.capability}" is not a capability name: ${suggestion !== undefined ? `did you mean Capability.${suggestion}? ` : ''}use the Capability enum, e.g. Capability.NET_ADMIN`);
       }
       if (capabilities.has(grant.capability)) {
         fail(scope, `${this.fieldName('capabilities')}: ${grant.capability} is listed twice: keep one grant`);
@@ -109,7 +113,6 @@ export class AgentContainer {
     const portNames = new Set<string>();
     const portNumbers = new Set<string>();
     for (const port of options.ports ?? []) {
-      if (!port || typeof port !== 'object') fail(scope, `${this.fieldName('ports')}: each port must be { name, containerPort }, got ${JSON.stringify(port)}`);
       if (!port.name || port.name.length > 15 || !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(port.name) || !/[a-z]/.test(port.name)) {
         fail(scope, `${this.fieldName('ports')}: port name "${port.name}" is invalid: use at most 15 lowercase letters, digits and '-', with at least one letter (e.g. "metrics")`);
       }
@@ -149,6 +152,7 @@ export class AgentContainer {
 
   /** adds an environment variable. */
   public addEnv(name: string, value: string): void {
+    if (typeof name !== 'string') fail(this.scope, `${this.fieldName('env')}: a variable name must be a string, got ${show(name)}`);
     const field = this.fieldName(`env.${name}`);
     if (!/^[-._a-zA-Z][-._a-zA-Z0-9]*$/.test(name)) {
       fail(this.scope, `${field}: "${name}" is not a valid environment variable name: use letters, digits, '_', '-' or '.', not starting with a digit`);
@@ -157,7 +161,7 @@ export class AgentContainer {
       fail(this.scope, `${field}: ${name} is set by the agent from the downward API (${DOWNWARD_ENV[name]}): remove it or use another name`);
     }
     if (this.env.has(name)) fail(this.scope, `${field} is set twice`);
-    if (typeof value !== 'string') fail(this.scope, `${field} must be a string, got ${JSON.stringify(value)}`);
+    if (typeof value !== 'string') fail(this.scope, `${field} must be a string, got ${show(value)}`);
     this.env.set(name, value);
   }
 

@@ -2,7 +2,7 @@
  * Internal: parsing and checking container image references. Not exported from the package.
  */
 import { Construct } from 'constructs';
-import { fail } from './_validate';
+import { fail, show } from './_validate';
 
 /** the parts of an image reference that the agent checks. */
 export interface ImageReference {
@@ -53,10 +53,14 @@ export function parseImage(image: string): ImageReference | undefined {
  */
 export function checkImage(scope: Construct | undefined, field: string, image: string, allowedRegistries?: string[]): ImageReference {
   if (image !== undefined && image !== null && typeof image !== 'string') {
-    fail(scope, `${field} must be a string such as "registry.example.com/node-agent:1.2.0", got ${JSON.stringify(image)}`);
+    fail(scope, `${field} must be a string such as "registry.example.com/node-agent:1.2.0", got ${show(image)}`);
   }
   if (image === undefined || image === null || image.trim() === '') {
     fail(scope, `${field} is empty: give a pinned image such as "registry.example.com/node-agent:1.2.0"`);
+  }
+  if (image.trim() !== image) {
+    // the API server rejects an image with leading or trailing whitespace; its pods would never be created.
+    fail(scope, `${field} ${JSON.stringify(image)} has leading or trailing whitespace: write ${JSON.stringify(image.trim())}`);
   }
   const ref = parseImage(image);
   if (!ref) {

@@ -62,7 +62,8 @@ export function acknowledgeDefaults(
   const given: any = props ?? {};
   const main = props?.containerName ?? 'agent';
   for (const a of acks) {
-    if (!a.unless.every((key) => given[key] === undefined)) continue;
+    // null counts as not set, as the props' guard reads it
+    if (!a.unless.every((key) => given[key] === undefined || given[key] === null)) continue;
     if (a.pod) agent.acknowledge(a.rule, a.reason);
     else agent.acknowledge(a.rule, a.reason, a.container === undefined || a.container === MAIN_CONTAINER ? main : a.container);
   }

@@ -6,6 +6,7 @@
 import * as path from 'node:path';
 import { SizeRoundingBehavior } from 'cdk8s';
 import { Construct } from 'constructs';
+import { guard, isPlainObject, received, Report, Shape, show } from '../review/_guard';
 
 /** throws an error prefixed with the construct path, so the user knows which agent is wrong. */
 export function fail(scope: Construct | undefined, message: string): never {
@@ -13,16 +14,25 @@ export function fail(scope: Construct | undefined, message: string): never {
   throw new Error(`${where}${message}`);
 }
 
-/** a received value as an error message quotes it: JSON, shortened to 80 characters. */
-export function show(value: unknown): string {
-  let s: string | undefined;
-  try {
-    s = value === undefined ? 'undefined' : JSON.stringify(value);
-  } catch {
-    s = undefined;
+/** a received value as an error message quotes it (shared with the guards of the public API). */
+export { show } from '../review/_guard';
+
+/** the report of a factory's checks: its messages start with the factory's name. */
+export function factoryReport(where: string): Report {
+  return (message: string): never => fail(undefined, `${where}: ${message}`);
+}
+
+/**
+ * A factory's options, checked against their shape: left out (or null), or an object literal without unknown
+ * properties whose fields have their types. Returns them normalised (null fields dropped).
+ */
+export function checkOptions<T>(where: string, options: unknown, shape: Shape): T {
+  if (options === undefined || options === null) return {} as T;
+  const report = factoryReport(where);
+  if (!isPlainObject(options)) {
+    report(`options must be ${shape.expected}${shape.example !== undefined ? ` (e.g. ${shape.example})` : ''}, got ${received(options)}`);
   }
-  if (s === undefined) s = typeof value === 'function' ? 'a function' : String(value);
-  return s.length > 80 ? `${s.slice(0, 77)}...` : s;
+  return guard<T>(report, '', options, shape);
 }
 
 /** a string; anything else fails naming the field and what was received. */
@@ -93,7 +103,7 @@ export function checkReason(scope: Construct | undefined, field: string, reason:
 /** a cdk8s Duration that is a whole number of seconds, at least `min`; returns the seconds. */
 export function checkDuration(scope: Construct | undefined, field: string, duration: any, min = 0): number {
   if (!duration || typeof duration.toSeconds !== 'function') {
-    fail(scope, `${field} must be a Duration (e.g. Duration.seconds(30)), got ${JSON.stringify(duration)}`);
+    fail(scope, `${field} must be a Duration (e.g. Duration.seconds(30)), got ${received(duration)}`);
   }
   const seconds = duration.toSeconds({ integral: false });
   if (!Number.isInteger(seconds) || seconds < min || seconds > 2147483647) {
@@ -105,7 +115,7 @@ export function checkDuration(scope: Construct | undefined, field: string, durat
 /** a cdk8s Size that is a whole, positive number of MiB; returns the MiB. */
 export function checkSize(scope: Construct | undefined, field: string, size: any): number {
   if (!size || typeof size.toMebibytes !== 'function') {
-    fail(scope, `${field} must be a Size (e.g. Size.mebibytes(128)), got ${JSON.stringify(size)}`);
+    fail(scope, `${field} must be a Size (e.g. Size.mebibytes(128)), got ${received(size)}`);
   }
   const mebibytes = size.toMebibytes({ rounding: SizeRoundingBehavior.NONE });
   if (!Number.isInteger(mebibytes) || mebibytes <= 0) {
@@ -123,9 +133,8 @@ export function hasOwn(object: object, key: string): boolean {
  * Checks an absolute path: no relative paths, no '.' or '..' segments, no empty segments.
  */
 export function checkAbsolutePath(scope: Construct | undefined, field: string, p: string): void {
-  if (typeof p !== 'string' || !p.startsWith('/')) {
-    fail(scope, `${field} "${p}" must be an absolute path, e.g. "/var/log"`);
-  }
+  if (typeof p !== 'string') fail(scope, `${field} must be an absolute path such as "/var/log", got ${received(p)}`);
+  if (!p.startsWith('/')) fail(scope, `${field} "${p}" must be an absolute path, e.g. "/var/log"`);
   const segments = p.split('/').slice(1);
   if (segments.some((s) => s === '..' || s === '.')) {
     fail(scope, `${field} "${p}" must not contain "." or ".." segments: write the path it resolves to, e.g. "${path.posix.normalize(p)}"`);

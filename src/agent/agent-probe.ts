@@ -1,4 +1,7 @@
 import { Duration } from 'cdk8s';
+import { HTTP_PROBE_OPTIONS, PROBE_OPTIONS } from './_shapes';
+import { checkOptions, factoryReport } from './_validate';
+import { guard, list, number, required, string } from '../review/_guard';
 
 /**
  * Timing options for a probe.
@@ -56,17 +59,25 @@ export interface AgentHttpProbeOptions extends AgentProbeOptions {
 export class AgentProbe {
   /** probes an HTTP path on a container port; 2xx and 3xx count as healthy. */
   public static httpGet(path: string, options: AgentHttpProbeOptions): AgentProbe {
-    return new AgentProbe({ httpGet: { path, port: options.port, scheme: options.scheme } }, options);
+    // the factories check types and shapes; the container checks the values (a path, a port in range) with its path.
+    guard(factoryReport('AgentProbe.httpGet'), 'path', path, required(string("'/healthz'"), "give the path to probe, e.g. AgentProbe.httpGet('/healthz', { port: 8080 })"));
+    if (options === undefined || options === null) factoryReport('AgentProbe.httpGet')(`options are required: give at least the port, e.g. AgentProbe.httpGet(${JSON.stringify(path)}, { port: 8080 })`);
+    const o = checkOptions<AgentHttpProbeOptions>('AgentProbe.httpGet', options, HTTP_PROBE_OPTIONS);
+    guard(factoryReport('AgentProbe.httpGet'), 'port', o.port, required(number('8080'), `give the container port, e.g. AgentProbe.httpGet(${JSON.stringify(path)}, { port: 8080 })`));
+    return new AgentProbe({ httpGet: { path, port: o.port, scheme: o.scheme } }, o);
   }
 
   /** probes that a TCP port accepts connections. */
   public static tcpSocket(port: number, options: AgentProbeOptions = {}): AgentProbe {
-    return new AgentProbe({ tcpSocket: { port } }, options);
+    guard(factoryReport('AgentProbe.tcpSocket'), 'port', port, required(number('8080'), 'give the container port, e.g. AgentProbe.tcpSocket(8080)'));
+    return new AgentProbe({ tcpSocket: { port } }, checkOptions<AgentProbeOptions>('AgentProbe.tcpSocket', options, PROBE_OPTIONS));
   }
 
   /** runs a command in the container; exit code 0 counts as healthy. */
   public static exec(command: string[], options: AgentProbeOptions = {}): AgentProbe {
-    return new AgentProbe({ exec: { command } }, options);
+    const checked = guard<string[]>(factoryReport('AgentProbe.exec'), 'command', command,
+      required(list(string(), 'a list of strings', "['cat', '/tmp/healthy']"), "give the command, e.g. AgentProbe.exec(['cat', '/tmp/healthy'])"));
+    return new AgentProbe({ exec: { command: checked } }, checkOptions<AgentProbeOptions>('AgentProbe.exec', options, PROBE_OPTIONS));
   }
 
   /** the probe handler as Kubernetes JSON. */

@@ -1,6 +1,7 @@
 import type { HostPathVolumeType, MountPropagation } from 'cdk8s-plus-28';
 import { kplus } from './_plus';
-import { checkAbsolutePath, checkDnsLabel, checkReason, fail, show } from './_validate';
+import { HOST_MOUNT_OPTIONS, READ_ONLY_HOST_MOUNT_OPTIONS } from './_shapes';
+import { checkAbsolutePath, checkDnsLabel, checkOptions, checkReason, fail, show } from './_validate';
 
 /**
  * Options for a host mount.
@@ -75,7 +76,8 @@ export class HostMount {
     if (options === null || typeof options !== 'object') {
       fail(undefined, `HostMount.readOnly(${show(hostPath)}) needs its options with a reason, got ${show(options)}: e.g. HostMount.readOnly('/var/log', { reason: 'tails container logs' })`);
     }
-    return new HostMount('HostMount.readOnly', hostPath, false, options.reason, options);
+    const o = checkOptions<ReadOnlyHostMountOptions>(`HostMount.readOnly(${show(hostPath)})`, options, READ_ONLY_HOST_MOUNT_OPTIONS);
+    return new HostMount('HostMount.readOnly', hostPath, false, o.reason, o);
   }
 
   /**
@@ -85,7 +87,12 @@ export class HostMount {
    * @param reason one line saying why the agent must write there; recorded on the DaemonSet and in the review
    */
   public static readWrite(hostPath: string, reason: string, options: HostMountOptions = {}): HostMount {
-    return new HostMount('HostMount.readWrite', hostPath, true, reason, options ?? {});
+    if (reason !== null && typeof reason === 'object' && typeof (reason as any).reason === 'string') {
+      // readOnly() takes the reason in its options; readWrite() takes it as the second argument.
+      fail(undefined, `HostMount.readWrite(${show(hostPath)}): the reason is the second argument, a string, got ${show(reason)}: write HostMount.readWrite(${show(hostPath)}, ${show((reason as any).reason)}, options)`);
+    }
+    const o = checkOptions<HostMountOptions>(`HostMount.readWrite(${show(hostPath)})`, options, HOST_MOUNT_OPTIONS);
+    return new HostMount('HostMount.readWrite', hostPath, true, reason, o);
   }
 
   /** the path on the node. */

@@ -5,6 +5,7 @@ import { identityErrorsOf } from './_app-identity';
 import { CheckedApiObject, renderUnchecked } from './_checked-api-object';
 import { AgentIdentity } from './_identity';
 import { AgentNamespace } from './_namespace';
+import { ACCESS_RULE, AGENT_CONTAINER_PROPS, checkArgument, checkProps, HOST_ACCESS_REASON, HOST_MOUNT, Shape, TOLERATION } from './_props-schema';
 import { SynthGate } from './_synth-gate';
 import { checkAbsolutePath, checkDnsLabel, checkDnsSubdomain, checkLabelKey, checkLabelValue, checkReason, fail, hasOwn, show } from './_validate';
 import { AccessRule } from './access-rule';
@@ -43,6 +44,10 @@ const MANAGED_BY = { 'app.kubernetes.io/managed-by': 'cdk8s-node-agents' };
  * privilege without a recorded reason, a pod spec the API server would reject, or a review finding at
  * or above `reviewFailOn` fails the synth with the construct path. What goes into the manifest is
  * exactly what was checked.
+ *
+ * Every prop is checked for its type and shape first, as JavaScript callers have no types to stop a mistake: a wrong
+ * type or an unknown prop fails with the field, the value received and the fix (the closest prop, for a misspelling).
+ * `null` counts as not set.
  *
  * Objects are rendered as plain `ApiObject`s, so `agent.daemonSet.addJsonPatch(...)` keeps every value
  * you patch in.
@@ -91,7 +96,9 @@ export class NodeAgent extends Construct {
   constructor(scope: Construct, id: string, props: NodeAgentProps) {
     super(scope, id);
     Object.defineProperty(this, IS_NODE_AGENT, { value: true });
-    if (!props || typeof props !== 'object') fail(this, 'props are required: at least { image: "registry.example.com/node-agent:1.2.0" }');
+    // every value a caller passes is checked for its type and shape first (plain JavaScript has no types to stop it), and
+    // kept as checked: the code below reads the normalised copy, never the caller's object.
+    props = checkProps<NodeAgentProps>((message) => fail(this, message), props);
     this.props = props;
 
     this.name = props.name ?? id;
@@ -168,7 +175,7 @@ export class NodeAgent extends Construct {
 
   /** adds a toleration. */
   public addToleration(toleration: Toleration): void {
-    this.pod.addToleration(toleration);
+    this.pod.addToleration(this.argument('addToleration(toleration)', toleration, TOLERATION));
   }
 
   /** requires a node label with exactly this value. */
@@ -178,7 +185,7 @@ export class NodeAgent extends Construct {
 
   /** mounts a host path into the main container. */
   public addHostMount(mount: HostMount): void {
-    this.pod.main.addHostMount(mount);
+    this.pod.main.addHostMount(this.argument('addHostMount(mount)', mount, HOST_MOUNT));
   }
 
   /** adds an environment variable to the main container. */
@@ -188,22 +195,22 @@ export class NodeAgent extends Construct {
 
   /** adds an init container (run in order, before the agent). */
   public addInitContainer(props: AgentContainerProps): void {
-    this.pod.addInitContainer(props);
+    this.pod.addInitContainer(this.argument('addInitContainer(props)', props, AGENT_CONTAINER_PROPS));
   }
 
   /** adds a sidecar container. */
   public addSidecar(props: AgentContainerProps): void {
-    this.pod.addSidecar(props);
+    this.pod.addSidecar(this.argument('addSidecar(props)', props, AGENT_CONTAINER_PROPS));
   }
 
   /** grants the ServiceAccount a cluster-wide RBAC rule (creates the ClusterRole and its binding). */
   public addClusterPermission(rule: AccessRule): void {
-    this.identity.addClusterPermission(rule);
+    this.identity.addClusterPermission(this.argument('addClusterPermission(rule)', rule, ACCESS_RULE));
   }
 
   /** grants the ServiceAccount an RBAC rule in the agent's namespace (creates the Role and its binding). */
   public addNamespacePermission(rule: AccessRule): void {
-    this.identity.addNamespacePermission(rule);
+    this.identity.addNamespacePermission(this.argument('addNamespacePermission(rule)', rule, ACCESS_RULE));
   }
 
   /**
@@ -211,7 +218,8 @@ export class NodeAgent extends Construct {
    * JSON patch on `daemonSet`. Without it, the synth fails on that privilege.
    */
   public addHostAccessReason(reason: HostAccessReason): void {
-    checkReason(this, `host access reason for ${reason?.type} ${reason?.detail}`, reason?.reason);
+    reason = this.argument('addHostAccessReason(reason)', reason, HOST_ACCESS_REASON);
+    checkReason(this, `host access reason for ${reason.type} ${reason.detail}`, reason.reason);
     if (!Object.values(HostAccessType).includes(reason.type)) {
       fail(this, `host access reason: type "${reason.type}" is not one of ${Object.values(HostAccessType).join(', ')}`);
     }
@@ -222,7 +230,9 @@ export class NodeAgent extends Construct {
    * Acknowledges a security-review finding for this agent, with the reason it is accepted. The finding
    * stays in the review, marked acknowledged, and no longer fails the synth.
    *
-   * @param rule the rule ID, e.g. `NA-PRIORITY-CLASS`
+   * @param rule the rule ID, e.g. `NA-PRIORITY-CLASS`: one of RULES.md (an ID that starts with `NA-` or `PSS-` and is none
+   * of them fails, with the closest; `NA-API-REJECTED` and `NA-REVIEW-ERROR` cannot be acknowledged), or the ID of a
+   * custom pack's rule, which `SecurityCheck.apply` checks against its packs
    * @param reason one line saying why the finding is accepted
    * @param container accept only the findings about this container (e.g. an installer init container)
    * instead of every finding of the rule
@@ -266,7 +276,8 @@ export class NodeAgent extends Construct {
    */
   public coverage(nodes: any[]): CoveragePlan {
     this.assertRenderable();
-    return DaemonSetCoverage.plan(this.checkedDaemonSet.renderUnchecked(), nodes);
+    const daemonSet = this.checkedDaemonSet.renderUnchecked();
+    return this.named('coverage', () => DaemonSetCoverage.plan(daemonSet, nodes));
   }
 
   /**
@@ -274,10 +285,25 @@ export class NodeAgent extends Construct {
    */
   public rolloutPlan(nodeCount: number): RolloutPlan {
     this.assertRenderable();
-    return RolloutPlan.of(this.checkedDaemonSet.renderUnchecked(), nodeCount);
+    const daemonSet = this.checkedDaemonSet.renderUnchecked();
+    return this.named('rolloutPlan', () => RolloutPlan.of(daemonSet, nodeCount));
   }
 
   // ---------------------------------------------------------------- internals
+
+  /** a method's argument, checked against its shape (set, of its type), failing with the construct path. */
+  private argument<T>(name: string, value: T, shape: Shape): T {
+    return checkArgument<T>((message) => fail(this, message), name, value, shape);
+  }
+
+  /** the model's checks of a method's arguments, with the construct path and the method. */
+  private named<T>(method: string, f: () => T): T {
+    try {
+      return f();
+    } catch (e) {
+      return fail(this, `${method}: ${(e as Error).message}`);
+    }
+  }
 
   private checkPodSecurityVersion(version: string): string {
     try {

@@ -1,7 +1,8 @@
 import { Duration } from 'cdk8s';
 import type { TaintEffect } from 'cdk8s-plus-28';
 import { kplus } from './_plus';
-import { checkDuration, checkLabelKey, checkLabelValue, fail, show } from './_validate';
+import { TOLERATION_OPTIONS } from './_shapes';
+import { checkDuration, checkLabelKey, checkLabelValue, checkOptions, fail, show } from './_validate';
 
 /**
  * Options for a toleration.
@@ -45,7 +46,12 @@ export class Toleration {
    */
   public static exists(key: string, options: TolerationOptions = {}): Toleration {
     checkLabelKey(undefined, 'Toleration.exists key', key);
-    return new Toleration(key, 'Exists', undefined, options?.effect, options?.evictAfter, 'Toleration.exists');
+    if (typeof options === 'string') {
+      // a value where the options go: the caller meant a toleration of that value, which exists() cannot express.
+      fail(undefined, `Toleration.exists(${JSON.stringify(key)}): options must be an object such as { effect: TaintEffect.NO_SCHEDULE }, got ${show(options)}: to tolerate only the value ${show(options)}, did you mean Toleration.equal(${JSON.stringify(key)}, ${show(options)})?`);
+    }
+    const o = checkOptions<TolerationOptions>(`Toleration.exists(${JSON.stringify(key)})`, options, TOLERATION_OPTIONS);
+    return new Toleration(key, 'Exists', undefined, o.effect, o.evictAfter, 'Toleration.exists');
   }
 
   /**
@@ -54,7 +60,8 @@ export class Toleration {
   public static equal(key: string, value: string, options: TolerationOptions = {}): Toleration {
     checkLabelKey(undefined, 'Toleration.equal key', key);
     checkLabelValue(undefined, `Toleration.equal(${JSON.stringify(key)}) value`, value);
-    return new Toleration(key, 'Equal', value, options?.effect, options?.evictAfter, 'Toleration.equal');
+    const o = checkOptions<TolerationOptions>(`Toleration.equal(${JSON.stringify(key)})`, options, TOLERATION_OPTIONS);
+    return new Toleration(key, 'Equal', value, o.effect, o.evictAfter, 'Toleration.equal');
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { PercentOrAbsolute } from 'cdk8s-plus-28';
 import { rollingUpdateBudgets } from './_rollout';
-import { fail, show } from './_validate';
+import { ROLLING_UPDATE_OPTIONS } from './_shapes';
+import { checkOptions, fail } from './_validate';
 import { RolloutPlan } from '../model/rollout-plan';
 
 /**
@@ -38,12 +39,7 @@ export class AgentUpdateStrategy {
    * Replaces old pods node by node, within the given budget.
    */
   public static rollingUpdate(options: RollingUpdateOptions = {}): AgentUpdateStrategy {
-    const { maxUnavailable, maxSurge } = options ?? {};
-    for (const [field, budget] of [['maxUnavailable', maxUnavailable], ['maxSurge', maxSurge]] as const) {
-      if (budget !== undefined && (budget === null || typeof (budget as any).isZero !== 'function')) {
-        fail(undefined, `AgentUpdateStrategy.rollingUpdate: ${field} must be a PercentOrAbsolute (e.g. PercentOrAbsolute.absolute(1) or PercentOrAbsolute.percent(10)), got ${show(budget)}`);
-      }
-    }
+    const { maxUnavailable, maxSurge } = checkOptions<RollingUpdateOptions>('AgentUpdateStrategy.rollingUpdate', options, ROLLING_UPDATE_OPTIONS);
     const budgets = rollingUpdateBudgets(maxUnavailable, maxSurge);
     try {
       // the model holds the API server's rules for the pair; this only names the factory.

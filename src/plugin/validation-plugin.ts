@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { boolean, guard, list, Report, show, string, struct } from '../review/_guard';
 import { ReviewPack } from '../review/review-pack';
 import { SecurityReview } from '../review/security-review';
 import { Severities, Severity } from '../review/severity';
@@ -61,14 +62,38 @@ export interface SecurityReviewValidationProps {
  *
  * `package` must be a local path starting with `./` (or an absolute path) to load the installed copy;
  * with an npm package name, cdk8s-cli installs that exact version into its plugins directory.
+ *
+ * The properties are checked when the plugin is loaded: an unknown (misspelled) property or a value of the wrong type
+ * fails naming `cdk8s.yaml`, the property and the fix.
  */
 export class SecurityReviewValidation {
   private readonly failOn: Severity;
   private readonly packs?: ReviewPack[];
 
-  constructor(private readonly props: SecurityReviewValidationProps = {}) {
-    this.failOn = Severities.parse(props.failOn ?? Severity.HIGH);
-    this.packs = props.packs?.map((id) => ReviewPack.byId(id));
+  private readonly props: SecurityReviewValidationProps;
+
+  constructor(props: SecurityReviewValidationProps = {}) {
+    // the properties come from cdk8s.yaml, untyped: every one is checked here, so a mistake fails naming the file and
+    // the property, before any manifest is read.
+    const report: Report = (message) => {
+      throw new Error(`cdk8s.yaml, validations (SecurityReviewValidation): ${message}`);
+    };
+    this.props = guard<SecurityReviewValidationProps>(report, 'properties', props, PROPERTIES) ?? {};
+    this.failOn = severityOf(this.props.failOn ?? Severity.HIGH, report);
+    this.packs = this.props.packs?.map((id, i) => {
+      try {
+        return ReviewPack.byId(id);
+      } catch (e) {
+        return report(`properties.packs[${i}]: ${(e as Error).message}`);
+      }
+    });
+    try {
+      // the review checks the rest of its options (the Pod Security version, the registries) as it starts: start one now.
+      const { podSecurityVersion, allowedRegistries } = this.props;
+      SecurityReview.review([], { packs: this.packs, podSecurityVersion, allowedRegistries });
+    } catch (e) {
+      report(`properties: ${(e as Error).message}`);
+    }
   }
 
   /**
@@ -120,5 +145,22 @@ export class SecurityReviewValidation {
       failOn: this.failOn,
       openFindings: String(open.length),
     });
+  }
+}
+
+/** the properties the plugin takes in cdk8s.yaml. */
+const PROPERTIES = struct('SecurityReviewValidation', {
+  failOn: string('high'),
+  packs: list(string(), 'a list of pack IDs', '[node-agent-baseline, pss-baseline]'),
+  podSecurityVersion: string("'1.32'"),
+  allowedRegistries: list(string(), 'a list of registry hosts', '[registry.example.com]'),
+  writeReport: boolean(),
+}, { expected: 'a mapping of properties', example: 'properties: { failOn: high }' });
+
+function severityOf(failOn: string, report: Report): Severity {
+  try {
+    return Severities.parse(failOn);
+  } catch {
+    return report(`properties.failOn ${show(failOn)} is not a severity: use one of ${Severities.all().join(', ')} (e.g. failOn: high)`);
   }
 }

@@ -6,6 +6,10 @@ import {
 import { flannelFlavor } from './_cni-flannel';
 import { CalicoOptions, CiliumOptions, CniFlavorOptions, FlannelOptions } from './cni-flavor-options';
 import { PresetAcknowledgement } from '../agent/_preset';
+import {
+  ACCESS_RULES, CONFIG_FILES, CONTAINER_SETTINGS, CONTAINERS, required, Shape, string, struct,
+} from '../agent/_props-schema';
+import { checkOptions } from '../agent/_validate';
 
 /**
  * Which CNI node agent a `CniPlugin` runs: flannel (the default), Calico, Cilium, or your own.
@@ -34,7 +38,7 @@ export class CniFlavor {
    * only, writing its lease to `/run/flannel`. Health on port 8081.
    */
   public static flannel(options: FlannelOptions = {}): CniFlavor {
-    return CniFlavor.of(flannelFlavor(options));
+    return CniFlavor.of(flannelFlavor(checkOptions('CniFlavor.flannel', options, FLANNEL_OPTIONS)));
   }
 
   /**
@@ -46,7 +50,7 @@ export class CniFlavor {
    * (confd renders BIRD's configuration into the image), acknowledged in the review with that reason.
    */
   public static calico(options: CalicoOptions = {}): CniFlavor {
-    return CniFlavor.of(calicoFlavor(options));
+    return CniFlavor.of(calicoFlavor(checkOptions('CniFlavor.calico', options, CALICO_OPTIONS)));
   }
 
   /**
@@ -59,7 +63,7 @@ export class CniFlavor {
    * that enforce SELinux or AppArmor.
    */
   public static cilium(options: CiliumOptions = {}): CniFlavor {
-    return CniFlavor.of(ciliumFlavor(options));
+    return CniFlavor.of(ciliumFlavor(checkOptions('CniFlavor.cilium', options, CILIUM_OPTIONS)));
   }
 
   /**
@@ -68,10 +72,14 @@ export class CniFlavor {
    * taint and the `/run/xtables.lock` mount around it.
    */
   public static custom(options: CniFlavorOptions): CniFlavor {
-    if (!options || typeof options.name !== 'string' || !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(options.name)) {
-      throw new Error(`CniFlavor.custom: name "${options?.name}" is invalid: use lowercase letters, digits and '-', e.g. "my-cni"`);
+    if (options === undefined || options === null) {
+      throw new Error("CniFlavor.custom: options are required: give at least the name and the image, e.g. { name: 'my-cni', image: 'registry.example.com/my-cni:1.0.0' }");
     }
-    return new CniFlavor(options, []);
+    const o = checkOptions<CniFlavorOptions>('CniFlavor.custom', options, CUSTOM_OPTIONS);
+    if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(o.name)) {
+      throw new Error(`CniFlavor.custom: name "${o.name}" is invalid: use lowercase letters, digits and '-', e.g. "my-cni"`);
+    }
+    return new CniFlavor(o, []);
   }
 
   private static of(spec: FlavorSpec): CniFlavor {
@@ -94,3 +102,20 @@ export class CniFlavor {
     this._acknowledgements = acknowledgements;
   }
 }
+
+const FLANNEL_OPTIONS: Shape = struct('FlannelOptions', {
+  podNetwork: string("'10.244.0.0/16'"), backend: string("'vxlan'"), image: string(), cniPluginImage: string(),
+}, { example: "{ podNetwork: '10.244.0.0/16' }" });
+const CALICO_OPTIONS: Shape = struct('CalicoOptions', { podNetwork: string("'192.168.0.0/16'"), image: string(), cniImage: string() }, {
+  example: "{ podNetwork: '192.168.0.0/16' }",
+});
+const CILIUM_OPTIONS: Shape = struct('CiliumOptions', { clusterName: string("'default'"), image: string() }, { example: "{ clusterName: 'default' }" });
+const CUSTOM_OPTIONS: Shape = struct('CniFlavorOptions', {
+  ...CONTAINER_SETTINGS,
+  name: required(string("'my-cni'"), "name the flavor, e.g. { name: 'my-cni', image: 'registry.example.com/my-cni:1.0.0' }"),
+  image: required(string("'registry.example.com/my-cni:1.0.0'"), "give the agent's image, e.g. { name: 'my-cni', image: 'registry.example.com/my-cni:1.0.0' }"),
+  installers: CONTAINERS,
+  clusterPermissions: ACCESS_RULES,
+  configFiles: CONFIG_FILES,
+  configMountPath: string("'/etc/my-cni'"),
+}, { example: "{ name: 'my-cni', image: 'registry.example.com/my-cni:1.0.0' }" });

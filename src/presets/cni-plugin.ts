@@ -4,6 +4,7 @@ import { NODE_LEVEL_RBAC } from './_cni-common';
 import { CniFlavor } from './cni-flavor';
 import { kplus } from '../agent/_plus';
 import { acknowledgeDefaults, presetFail, withPresetDefaults, withoutKeys } from '../agent/_preset';
+import { checkPresetProps, instance, presetProps } from '../agent/_props-schema';
 
 /**
  * Properties for `CniPlugin`.
@@ -69,10 +70,8 @@ export class CniPlugin extends NodeAgent {
   }
 
   private static resolve(scope: Construct, id: string, props: CniPluginProps): NodeAgentProps {
+    props = checkPresetProps<CniPluginProps>((m) => presetFail(scope, id, m), props, CNI_PLUGIN_PROPS);
     const flavor = props.flavor ?? CniFlavor.flannel();
-    if (!(flavor instanceof CniFlavor)) {
-      presetFail(scope, id, 'flavor must be created with CniFlavor.flannel(), calico(), cilium() or custom()');
-    }
     const o = flavor.options;
     const defaults: NodeAgentProps = {
       image: o.image,
@@ -108,7 +107,11 @@ export class CniPlugin extends NodeAgent {
 
   constructor(scope: Construct, id: string, props: CniPluginProps = {}) {
     super(scope, id, CniPlugin.resolve(scope, id, props));
-    this.flavor = props.flavor ?? CniFlavor.flannel();
+    this.flavor = props?.flavor ?? CniFlavor.flannel();
     acknowledgeDefaults(this, props, this.flavor._acknowledgements);
   }
 }
+
+const CNI_PLUGIN_PROPS = presetProps('CniPluginProps', {
+  flavor: instance((v) => v instanceof CniFlavor, 'created with CniFlavor.flannel(), calico(), cilium() or custom()'),
+});

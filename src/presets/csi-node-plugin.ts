@@ -3,6 +3,8 @@ import { Construct } from 'constructs';
 import { AgentContainerProps, AgentProbe, HostMount, NodeAgent, NodeAgentProps, NodeAgentSettings, Toleration } from '../agent';
 import { kplus } from '../agent/_plus';
 import { acknowledgeDefaults, presetFail, withPresetDefaults, withoutKeys } from '../agent/_preset';
+import { checkPresetProps, presetProps, string } from '../agent/_props-schema';
+import { show } from '../agent/_validate';
 
 /** where every container of the pod sees the driver's socket directory. */
 const SOCKET_DIR = '/csi';
@@ -136,6 +138,7 @@ export class CsiNodePlugin extends NodeAgent {
   }
 
   private static resolve(scope: Construct, id: string, props: CsiNodePluginProps): NodeAgentProps {
+    props = checkPresetProps<CsiNodePluginProps>((m) => presetFail(scope, id, m), props, CSI_NODE_PLUGIN_PROPS);
     const driverName = props.driverName ?? CsiNodePlugin.DEFAULT_DRIVER_NAME;
     if (!isDriverName(driverName)) presetFail(scope, id, `driverName "${driverName}" is invalid: ${DRIVER_NAME_HINT}`);
     const socketDir = HostMount.readOnly(pluginDir(driverName), {
@@ -212,7 +215,7 @@ export class CsiNodePlugin extends NodeAgent {
 
   constructor(scope: Construct, id: string, props: CsiNodePluginProps = {}) {
     super(scope, id, CsiNodePlugin.resolve(scope, id, props));
-    this.driverName = props.driverName ?? CsiNodePlugin.DEFAULT_DRIVER_NAME;
+    this.driverName = props?.driverName ?? CsiNodePlugin.DEFAULT_DRIVER_NAME;
     acknowledgeDefaults(this, props, [
       { rule: 'NA-PRIVILEGED', reason: PRIVILEGED_REASON, unless: ['privileged'] },
       { rule: 'PSS-BASELINE-privileged', reason: PRIVILEGED_REASON, unless: ['privileged'], pod: true },
@@ -241,5 +244,13 @@ function isDriverName(driverName: string): boolean {
 }
 
 function checkDriverName(driverName: string): void {
-  if (!isDriverName(driverName)) throw new Error(`CsiNodePlugin: driver name "${driverName}" is invalid: ${DRIVER_NAME_HINT}`);
+  if (!isDriverName(driverName)) {
+    throw new Error(`CsiNodePlugin: driver name ${typeof driverName === 'string' ? `"${driverName}"` : show(driverName)} is invalid: ${DRIVER_NAME_HINT}`);
+  }
 }
+
+const CSI_NODE_PLUGIN_PROPS = presetProps('CsiNodePluginProps', {
+  driverName: string("'ebs.csi.aws.com'"),
+  registrarImage: string(),
+  livenessProbeImage: string(),
+});

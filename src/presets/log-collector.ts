@@ -2,7 +2,9 @@ import { Chart, Size, Yaml } from 'cdk8s';
 import { Construct } from 'constructs';
 import { AgentProbe, HostMount, NodeAgent, NodeAgentProps, NodeAgentSettings, Toleration } from '../agent';
 import { kplus } from '../agent/_plus';
-import { withPresetDefaults, withoutKeys } from '../agent/_preset';
+import { presetFail, withPresetDefaults, withoutKeys } from '../agent/_preset';
+import { checkPresetProps, instance, presetProps, Shape } from '../agent/_props-schema';
+import { show } from '../agent/_validate';
 
 /** the port of Fluent Bit's HTTP server (metrics and health). */
 const HTTP_PORT = 2020;
@@ -38,7 +40,7 @@ export class LogOutput {
    */
   public static forward(host: string, port: number = 24224): LogOutput {
     if (typeof host !== 'string' || host.trim() === '' || /\s/.test(host)) {
-      throw new Error(`LogOutput.forward: host "${host}" is not a host name: give the aggregator's address, e.g. "fluentd.logging.svc"`);
+      throw new Error(`LogOutput.forward: host ${typeof host === 'string' ? `"${host}"` : show(host)} is not a host name: give the aggregator's address, e.g. "fluentd.logging.svc"`);
     }
     checkPort('LogOutput.forward', port);
     return new LogOutput({ name: 'forward', match: '*', host, port: String(port) });
@@ -52,6 +54,7 @@ export class LogOutput {
    * `https://logs.example.com/loki/api/v1/push`; the push path defaults to `/loki/api/v1/push`
    */
   public static loki(url: string): LogOutput {
+    if (typeof url !== 'string') throw new Error(`LogOutput.loki: the URL must be a string such as "http://loki-gateway.logging.svc", got ${show(url)}`);
     let parsed: URL;
     try {
       parsed = new URL(url);
@@ -87,12 +90,15 @@ export class LogOutput {
    * @param properties e.g. `{ name: 'http', host: 'collector.example.com', port: '443', tls: 'on' }`
    */
   public static custom(properties: { [key: string]: string }): LogOutput {
-    if (!properties || typeof properties.name !== 'string' || properties.name.trim() === '') {
+    if (properties === null || typeof properties !== 'object' || Array.isArray(properties)) {
+      throw new Error(`LogOutput.custom: the properties must be an object of strings, e.g. { name: 'http', host: 'collector.example.com' }, got ${show(properties)}`);
+    }
+    if (typeof properties.name !== 'string' || properties.name.trim() === '') {
       throw new Error('LogOutput.custom: the section needs a "name", the output plugin, e.g. { name: \'http\', host: \'collector.example.com\' }');
     }
     for (const [key, value] of Object.entries(properties)) {
       if (typeof value !== 'string') {
-        throw new Error(`LogOutput.custom: property "${key}" must be a string, got ${JSON.stringify(value)}`);
+        throw new Error(`LogOutput.custom: property "${key}" must be a string, got ${show(value)}`);
       }
     }
     const { name, ...rest } = properties;
@@ -167,6 +173,10 @@ export class LogCollector extends NodeAgent {
    * @param excludePath a glob of log files not to tail, typically the collector's own
    */
   public static renderConfig(output: LogOutput, excludePath?: string): string {
+    if (!(output instanceof LogOutput)) throw new Error(`LogCollector.renderConfig: output must be ${OUTPUT.expected}, got ${show(output)}`);
+    if (excludePath !== undefined && excludePath !== null && typeof excludePath !== 'string') {
+      throw new Error(`LogCollector.renderConfig: excludePath must be a glob such as "/var/log/containers/fluent-bit-*.log", got ${show(excludePath)}`);
+    }
     const tail: { [key: string]: string } = {
       'name': 'tail',
       'tag': 'kube.*',
@@ -210,6 +220,7 @@ export class LogCollector extends NodeAgent {
   }
 
   private static resolve(scope: Construct, id: string, props: LogCollectorProps): NodeAgentProps {
+    props = checkPresetProps<LogCollectorProps>((m) => presetFail(scope, id, m), props, LOG_COLLECTOR_PROPS);
     const output = props.output ?? LogOutput.stdout();
     const name = props.name ?? id;
     const namespace = props.namespace ?? Chart.of(scope).namespace ?? name;
@@ -243,12 +254,15 @@ export class LogCollector extends NodeAgent {
 
   constructor(scope: Construct, id: string, props: LogCollectorProps = {}) {
     super(scope, id, LogCollector.resolve(scope, id, props));
-    this.output = props.output ?? LogOutput.stdout();
+    this.output = props?.output ?? LogOutput.stdout();
   }
 }
 
+const OUTPUT: Shape = instance((v) => v instanceof LogOutput, 'created with LogOutput.stdout(), forward(), loki() or custom()');
+const LOG_COLLECTOR_PROPS: Shape = presetProps('LogCollectorProps', { output: OUTPUT });
+
 function checkPort(field: string, port: number): void {
-  if (!Number.isInteger(port) || port < 1 || port > 65535) {
-    throw new Error(`${field}: port must be a whole number from 1 to 65535, got ${port}`);
+  if (typeof port !== 'number' || !Number.isInteger(port) || port < 1 || port > 65535) {
+    throw new Error(`${field}: port must be a whole number from 1 to 65535, got ${show(port)}`);
   }
 }

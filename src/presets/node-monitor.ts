@@ -2,7 +2,8 @@ import { Size } from 'cdk8s';
 import { Construct } from 'constructs';
 import { AgentProbe, HostMount, NodeAgent, NodeAgentProps, NodeAgentSettings, Toleration } from '../agent';
 import { kplus } from '../agent/_plus';
-import { acknowledgeDefaults, withPresetDefaults } from '../agent/_preset';
+import { acknowledgeDefaults, presetFail, withPresetDefaults } from '../agent/_preset';
+import { checkPresetProps, presetProps } from '../agent/_props-schema';
 
 /** node-exporter's metrics port. */
 const METRICS_PORT = 9100;
@@ -58,7 +59,8 @@ export class NodeMonitor extends NodeAgent {
   /** the node-exporter image used unless `image` is set. */
   public static readonly DEFAULT_IMAGE = 'quay.io/prometheus/node-exporter:v1.12.1';
 
-  private static resolve(props: NodeMonitorProps): NodeAgentProps {
+  private static resolve(scope: Construct, id: string, props: NodeMonitorProps): NodeAgentProps {
+    props = checkPresetProps<NodeMonitorProps>((m) => presetFail(scope, id, m), props, NODE_MONITOR_PROPS);
     const defaults: NodeAgentProps = {
       image: NodeMonitor.DEFAULT_IMAGE,
       args: [
@@ -99,7 +101,7 @@ export class NodeMonitor extends NodeAgent {
   }
 
   constructor(scope: Construct, id: string, props: NodeMonitorProps = {}) {
-    super(scope, id, NodeMonitor.resolve(props));
+    super(scope, id, NodeMonitor.resolve(scope, id, props));
     acknowledgeDefaults(this, props, [{
       rule: 'NA-RUNTIME-SOCKET',
       reason: '/ is mounted read-only only to measure the node\'s filesystems; node-exporter runs as nobody (65534) without capabilities, so it cannot connect to the root-only runtime sockets below it',
@@ -107,3 +109,5 @@ export class NodeMonitor extends NodeAgent {
     }]);
   }
 }
+
+const NODE_MONITOR_PROPS = presetProps('NodeMonitorProps', {});

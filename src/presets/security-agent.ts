@@ -3,6 +3,8 @@ import { Construct } from 'constructs';
 import { AgentContainerProps, AgentProbe, CapabilityGrant, HostMount, NodeAgent, NodeAgentProps, NodeAgentSettings, Toleration } from '../agent';
 import { kplus } from '../agent/_plus';
 import { PresetAcknowledgement, acknowledgeDefaults, presetFail, withPresetDefaults, withoutKeys } from '../agent/_preset';
+import { checkPresetProps, instance, presetProps, string, strings } from '../agent/_props-schema';
+import { show } from '../agent/_validate';
 
 /** the driver loader's container name. */
 const LOADER = 'falco-driver-loader';
@@ -38,7 +40,7 @@ export class FalcoDriver {
    */
   public static kernelModule(reason: string): FalcoDriver {
     if (typeof reason !== 'string' || reason.trim() === '' || /[\r\n]/.test(reason)) {
-      throw new Error(`FalcoDriver.kernelModule: the reason must be one non-empty line saying why the privileged kernel module is needed (e.g. 'kernel 4.14 without BTF'), got ${JSON.stringify(reason)}`);
+      throw new Error(`FalcoDriver.kernelModule: the reason must be one non-empty line saying why the privileged kernel module is needed (e.g. 'kernel 4.14 without BTF'), got ${show(reason)}`);
     }
     return new FalcoDriver('kmod', reason.trim());
   }
@@ -138,8 +140,8 @@ export class SecurityAgent extends NodeAgent {
   public static readonly DEFAULT_DRIVER_LOADER_IMAGE = 'docker.io/falcosecurity/falco-driver-loader:0.44.1';
 
   private static resolve(scope: Construct, id: string, props: SecurityAgentProps): NodeAgentProps {
+    props = checkPresetProps<SecurityAgentProps>((m) => presetFail(scope, id, m), props, SECURITY_AGENT_PROPS);
     const driver = props.driver ?? FalcoDriver.modernEbpf();
-    if (!(driver instanceof FalcoDriver)) presetFail(scope, id, 'driver must be created with FalcoDriver.modernEbpf() or FalcoDriver.kernelModule(reason)');
     const kmod = driver.kind === 'kmod';
     const containerName = props.containerName ?? 'agent';
     const sockets = props.containerRuntimeSockets ?? ['/run/containerd/containerd.sock'];
@@ -231,7 +233,7 @@ export class SecurityAgent extends NodeAgent {
 
   constructor(scope: Construct, id: string, props: SecurityAgentProps = {}) {
     super(scope, id, SecurityAgent.resolve(scope, id, props));
-    this.driver = props.driver ?? FalcoDriver.modernEbpf();
+    this.driver = props?.driver ?? FalcoDriver.modernEbpf();
     const acks: PresetAcknowledgement[] = [{
       rule: 'NA-RUNTIME-SOCKET',
       reason: 'Falco\'s container plugin reads container and pod metadata from the runtime socket to attribute every event to its workload; mounted read-only, typed Socket, only the runtime the nodes use',
@@ -258,3 +260,9 @@ export class SecurityAgent extends NodeAgent {
     acknowledgeDefaults(this, props, acks);
   }
 }
+
+const SECURITY_AGENT_PROPS = presetProps('SecurityAgentProps', {
+  driver: instance((v) => v instanceof FalcoDriver, 'created with FalcoDriver.modernEbpf() or FalcoDriver.kernelModule(reason)'),
+  containerRuntimeSockets: strings('a list of host paths', "['/run/containerd/containerd.sock']"),
+  driverLoaderImage: string(),
+});

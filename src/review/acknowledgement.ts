@@ -1,3 +1,24 @@
+import { didYouMean, show } from './_guard';
+import { ReviewPack } from './review-pack';
+import { ApiRejectedRule } from './rules/api-rejected';
+
+/** the rule IDs of the library's own rules start with these (any case); other IDs belong to custom packs. */
+const RESERVED = /^(NA|PSS)[-_]/i;
+
+/** the rules whose findings cannot be acknowledged, and why (the engine's own: see `_engine.ts`). */
+const NOT_ACKNOWLEDGEABLE: { [rule: string]: string } = {
+  [new ApiRejectedRule().id]: 'the API server rejects the manifest as it is, which no reason changes: fix the manifest as the finding says',
+  'NA-REVIEW-ERROR': 'the manifest cannot be read as Kubernetes reads it, which no reason changes: fix the field the finding names',
+};
+
+let builtInIds: string[] | undefined;
+
+/** the ID of every rule of every built-in pack, read once. */
+function builtInRuleIds(): string[] {
+  builtInIds ??= [...new Set(ReviewPack.all().flatMap((p) => p.rules.map((r) => r.id)))].sort();
+  return builtInIds;
+}
+
 /**
  * The acceptance of a rule's findings for one workload, with the reason it is accepted.
  *
@@ -35,6 +56,27 @@ export class Acknowledgements {
   public static readonly ANNOTATION = 'node-agents.cdk8s.io/acknowledged';
 
   /**
+   * Why an acknowledgement of `rule` is refused, or undefined when it is accepted.
+   *
+   * IDs that start with `NA-` or `PSS-` (in any case) belong to the library: each must be the ID of a built-in rule,
+   * and a misspelled one is refused with the closest ID. `NA-API-REJECTED` and `NA-REVIEW-ERROR` cannot be
+   * acknowledged. Any other ID is a custom pack's, accepted here: `SecurityCheck.apply` checks it against its packs.
+   *
+   * @internal
+   */
+  public static _refusal(rule: string): string | undefined {
+    if (Object.prototype.hasOwnProperty.call(NOT_ACKNOWLEDGEABLE, rule)) return `${rule} cannot be acknowledged: ${NOT_ACKNOWLEDGEABLE[rule]}`;
+    if (!RESERVED.test(rule) || builtInRuleIds().includes(rule)) return undefined;
+    return `${JSON.stringify(rule)} is not the ID of a rule of this library (IDs that start with NA- or PSS- are its rules, listed in RULES.md)` +
+      didYouMean(rule, builtInRuleIds(), ': use an ID from RULES.md; the rules of a custom pack need IDs of their own prefix');
+  }
+
+  /** whether `rule` is the ID of a built-in rule (or one of the engine's). @internal */
+  public static _isLibraryRule(rule: string): boolean {
+    return RESERVED.test(rule) || Object.prototype.hasOwnProperty.call(NOT_ACKNOWLEDGEABLE, rule);
+  }
+
+  /**
    * Reads the acknowledgements recorded in a workload's annotations.
    *
    * @param annotations the `metadata.annotations` of a workload (may be undefined)
@@ -61,6 +103,8 @@ export class Acknowledgements {
       if (typeof item.rule !== 'string' || item.rule.trim() === '') {
         throw new Error(`annotation ${key}: entry ${i} must name the rule it acknowledges ("rule": "NA-..."), got ${short(JSON.stringify(item))}`);
       }
+      const refusal = Acknowledgements._refusal(item.rule.trim());
+      if (refusal !== undefined) throw new Error(`annotation ${key}: entry ${i}: ${refusal}`);
       if (typeof item.reason !== 'string' || item.reason.trim() === '') {
         throw new Error(`annotation ${key}: entry ${i} (rule ${item.rule.trim()}) has no reason: say in one line why the finding is accepted`);
       }
@@ -80,10 +124,16 @@ export class Acknowledgements {
    * @throws when a rule or a reason is empty
    */
   public static format(acks: Acknowledgement[]): string {
+    if (!Array.isArray(acks)) throw new Error(`acknowledgements must be a list of {rule, reason}, got ${show(acks)}`);
     for (const a of acks) {
-      if (typeof a.rule !== 'string' || a.rule.trim() === '') throw new Error(`acknowledgement must name a rule, got ${short(JSON.stringify(a))}`);
+      if (!a || typeof a.rule !== 'string' || a.rule.trim() === '') throw new Error(`acknowledgement must name a rule, got ${show(a)}`);
+      const refusal = Acknowledgements._refusal(a.rule.trim());
+      if (refusal !== undefined) throw new Error(`acknowledgement: ${refusal}`);
       if (typeof a.reason !== 'string' || a.reason.trim() === '') {
         throw new Error(`acknowledgement of ${a.rule} has no reason: say in one line why the finding is accepted`);
+      }
+      if (a.container !== undefined && (typeof a.container !== 'string' || a.container === '')) {
+        throw new Error(`acknowledgement of ${a.rule}: container must be a container name, got ${show(a.container)}`);
       }
     }
     const entries = acks.map((a) => {

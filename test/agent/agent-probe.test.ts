@@ -22,7 +22,9 @@ describe('factories', () => {
     const options = { port: 2020, scheme: 'HTTPS', period: Duration.seconds(5), failureThreshold: 2 };
     const p = AgentProbe.httpGet('/healthz', options);
     expect(p.handler).toEqual({ httpGet: { path: '/healthz', port: 2020, scheme: 'HTTPS' } });
-    expect(p.options).toBe(options);
+    // a checked copy: changing the object afterwards changes nothing
+    expect(p.options).toEqual(options);
+    expect(p.options).not.toBe(options);
   });
 
   test('tcpSocket: the port; no options by default', () => {
@@ -73,7 +75,7 @@ describe('rejected by NodeAgent', () => {
     ['failureThreshold 0', { liveness: AgentProbe.tcpSocket(80, { failureThreshold: 0 }) }, /probe failureThreshold must be a whole number from 1 to 1000000, got 0/],
     ['a zero timeout', { liveness: AgentProbe.tcpSocket(80, { timeout: Duration.seconds(0) }) }, /probe timeout must be a whole number of seconds, at least 1, got 0s/],
     ['a zero period', { liveness: AgentProbe.tcpSocket(80, { period: Duration.seconds(0) }) }, /probe period must be a whole number of seconds, at least 1, got 0s/],
-    ['something that is not an AgentProbe', { liveness: { handler: { tcpSocket: { port: 80 } }, options: {} } as any }, /probe must be created with AgentProbe\.httpGet\(\), tcpSocket\(\) or exec\(\)/],
+    ['something that is not an AgentProbe', { liveness: { handler: { tcpSocket: { port: 80 } }, options: {} } as any }, /liveness must be a probe created with AgentProbe\.httpGet\(\), tcpSocket\(\) or exec\(\)/],
   ])('%s', (_, props, message) => {
     expect(() => build(props)).toThrow(message);
   });

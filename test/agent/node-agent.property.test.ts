@@ -811,3 +811,152 @@ describe('regressions (fixed): valid props that failed or lost a value', () => {
     }), { numRuns: runs(10) });
   });
 });
+
+// ------------------------------------------------------------------ values of a wrong type or shape (plain JavaScript)
+
+/**
+ * Values of every kind a JavaScript caller can pass where the types say otherwise; made fresh for each use (a list or a
+ * map given to one agent must not be shared with the next).
+ */
+const WRONG_VALUES: Array<() => unknown> = [
+  () => null, () => 0, () => 42, () => -1, () => 1.5, () => NaN, () => '', () => 'x y', () => 'TRUE', () => '42', () => 'mutated',
+  () => true, () => false, () => ({}), () => ({ a: 1 }), () => [], () => [42], () => ['x'], () => [null], () => [{}],
+  () => 10n, () => Symbol('s'), () => () => 1, () => new Date(0), () => new Map([['a', 'b']]),
+  () => Duration.seconds(1), () => Size.mebibytes(1), () => Toleration.everything(), () => HostMount.readOnly('/x', { reason: 'r' }),
+  () => AgentProbe.tcpSocket(80), () => NodeRequirement.exists('k'),
+];
+
+/** the props that are maps of names to strings: their keys are names the user chose, not properties. */
+const MAP_PROPS = ['labels', 'podAnnotations', 'nodeSelector', 'env', 'configFiles', 'annotations'];
+
+/** every prop of NodeAgentProps the generated cases may leave out of their objects. */
+const OPTIONAL_PROPS = ['runAsUser', 'runAsRoot', 'reviewFailOn'];
+
+function kindOf(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'object') {
+    const proto = Object.getPrototypeOf(v);
+    return proto === Object.prototype || proto === null ? 'object' : `instance of ${(v as any).constructor?.name}`;
+  }
+  return typeof v;
+}
+
+/** one place a value can be changed: a struct's field, a list's item or a map's entry. */
+interface Target {
+  readonly path: Array<string | number>;
+  readonly role: 'field' | 'item' | 'entry';
+  readonly value: unknown;
+}
+
+/** every place in the props a value can be changed, and every struct a property can be added to. */
+function targetsOf(props: NodeAgentProps): { targets: Target[]; structs: Array<Array<string | number>> } {
+  const targets: Target[] = [];
+  const structs: Array<Array<string | number>> = [[]];
+  const walk = (value: unknown, route: Array<string | number>, key?: string | number): void => {
+    if (Array.isArray(value)) {
+      value.forEach((v, i) => {
+        targets.push({ path: [...route, i], role: 'item', value: v });
+        walk(v, [...route, i]);
+      });
+    } else if (kindOf(value) === 'object') {
+      if (typeof key === 'string' && MAP_PROPS.includes(key)) {
+        for (const [k, v] of Object.entries(value as object)) targets.push({ path: [...route, k], role: 'entry', value: v });
+      } else {
+        if (route.length > 0) structs.push(route);
+        for (const [k, v] of Object.entries(value as object)) {
+          targets.push({ path: [...route, k], role: 'field', value: v });
+          walk(v, [...route, k], k);
+        }
+      }
+    }
+  };
+  walk(props, []);
+  for (const k of OPTIONAL_PROPS) if (!(k in props)) targets.push({ path: [k], role: 'field', value: undefined });
+  return { targets, structs };
+}
+
+/** a copy of `root` with the value at `route` set (or, for `deleteIt`, the field removed); copies only along the route. */
+function setAt(root: any, route: Array<string | number>, value: unknown, deleteIt = false): any {
+  if (route.length === 0) return value;
+  const [head, ...rest] = route;
+  const copy = Array.isArray(root) ? [...root] : { ...root };
+  if (rest.length === 0 && deleteIt) delete copy[head];
+  else copy[head] = setAt(root[head], rest, value, deleteIt);
+  return copy;
+}
+
+/** the field a change is about, as an error must name it: the last property name on the path (for an item, its list's). */
+function fieldOf(route: Array<string | number>): string {
+  return String([...route].reverse().find((p) => typeof p === 'string') ?? 'props');
+}
+
+/** the outcome of building and synthesizing an agent with these props: its YAML, or the error. */
+function outcome(c: AgentCase, props: unknown): { yaml?: string; manifests?: any[]; error?: unknown } {
+  try {
+    const app = new App({ outdir: OUTDIR });
+    const chart = new Chart(app, 'test', { namespace: c.chartNamespace });
+    acknowledgeAll(new NodeAgent(chart, c.id, props as NodeAgentProps));
+    const manifests = synthValid(chart);
+    return { yaml: app.synthYaml(), manifests };
+  } catch (error) {
+    return { error };
+  }
+}
+
+/** the error is the library's: an Error (no TypeError, RangeError or a dependency's error) with the construct path on each line. */
+function checkOwnError(e: unknown, c: AgentCase, what: string): string {
+  if (!(e instanceof Error) || e.constructor !== Error) fail(`${what}: crashed with ${(e as any)?.constructor?.name}: ${(e as any)?.message ?? String(e)}`);
+  const validation = 'Validation failed with the following errors:\n';
+  const lines = e.message.startsWith(validation) ? e.message.slice(validation.length).split('\n').map((l) => l.trim()) : [e.message];
+  if (!lines.every((l) => l.startsWith(`[test/${c.id}] `))) fail(`${what}: the error does not start with the construct path: ${e.message}`);
+  return e.message;
+}
+
+/** a change: where, and the value (or the property added). */
+const change = fc.record({
+  target: fc.nat(),
+  // null one time in four (index 0): "not set" for a field, an error in a list or a map
+  value: fc.oneof({ arbitrary: fc.constant(0), weight: 1 }, { arbitrary: fc.nat(WRONG_VALUES.length - 1), weight: 3 }),
+  addKey: fc.oneof({ arbitrary: fc.constant(true), weight: 1 }, { arbitrary: fc.constant(false), weight: 4 }),
+  key: fc.constantFrom('tolerationz', 'imagePullPolicy', 'mountpath', 'Reason', 'extra'),
+});
+
+describe('random props with one value of a wrong type or shape, as plain JavaScript can pass it', () => {
+  test('render schema-valid output that keeps every value, or fail with an Error that starts with the construct path and names the field', () => {
+    fc.assert(fc.property(agentCase, change, (c, ch) => {
+      const { targets, structs } = targetsOf(c.props);
+      if (ch.addKey) {
+        // a property the interface does not have, e.g. a misspelling
+        const at = structs[ch.target % structs.length];
+        const what = `${ch.key} added at ${JSON.stringify(at)}`;
+        const r = outcome(c, setAt(c.props, [...at, ch.key], 'x'));
+        if (r.error === undefined) fail(`${what}: accepted`);
+        if (!checkOwnError(r.error, c, what).includes(JSON.stringify(ch.key))) fail(`${what}: the error does not name the property: ${(r.error as Error).message}`);
+        return;
+      }
+      const target = targets[ch.target % targets.length];
+      const candidates = WRONG_VALUES.filter((make) => target.value === undefined || kindOf(make()) !== kindOf(target.value));
+      const value = candidates[ch.value % candidates.length]();
+      const what = `${JSON.stringify(target.path)} (${target.role}) set to ${kindOf(value)} ${String(typeof value === 'symbol' ? 'Symbol' : value)}`;
+      const mutated = setAt(c.props, target.path, value);
+      const r = outcome(c, mutated);
+      if (value === null && target.role === 'field') {
+        // null is "not set": the same outcome as leaving the field out
+        const without = outcome(c, setAt(c.props, target.path, undefined, true));
+        if ((r.error === undefined) !== (without.error === undefined)) fail(`${what}: null and leaving it out differ: ${(r.error as Error)?.message ?? (without.error as Error)?.message}`);
+        if (r.error !== undefined) checkOwnError(r.error, c, what);
+        else expect(r.yaml).toBe(without.yaml);
+        return;
+      }
+      if (r.error !== undefined) {
+        const message = checkOwnError(r.error, c, what);
+        if (!message.includes(fieldOf(target.path))) fail(`${what}: the error does not name ${fieldOf(target.path)}: ${message}`);
+        return;
+      }
+      // accepted: then it was valid after all (e.g. an empty list), and every value is in the output
+      checkKeepsValues({ ...c, props: mutated }, r.manifests!);
+      checkHostAccessRecorded({ ...c, props: mutated }, r.manifests!);
+    }), { numRuns: runs(300) });
+  });
+});

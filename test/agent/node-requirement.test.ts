@@ -104,7 +104,7 @@ describe('rejected by NodeAgent', () => {
   test.each([
     ['an empty required affinity', { requiredNodeAffinity: [] }, /^\[test\/node-agent\] requiredNodeAffinity is empty/],
     ['a term without requirements', { requiredNodeAffinity: [{ requirements: [] }] }, /requiredNodeAffinity\[0\] has no requirements/],
-    ['a requirement not made by the factories', { requiredNodeAffinity: [{ requirements: [{ key: 'a', operator: 'Exists' } as any] }] }, /requiredNodeAffinity\[0\]: requirements must be created with NodeRequirement\.isIn\(\)/],
+    ['a requirement not made by the factories', { requiredNodeAffinity: [{ requirements: [{ key: 'a', operator: 'Exists' } as any] }] }, /requiredNodeAffinity\[0\]\.requirements\[0\] must be created with NodeRequirement\.isIn\(\)/],
     ['a weight of 0', { preferredNodeAffinity: [{ weight: 0, requirements: [NodeRequirement.exists('a')] }] }, /preferredNodeAffinity\[0\]\.weight must be a whole number from 1 to 100, got 0/],
     ['a weight of 101', { preferredNodeAffinity: [{ weight: 101, requirements: [NodeRequirement.exists('a')] }] }, /preferredNodeAffinity\[0\]\.weight must be a whole number from 1 to 100, got 101/],
     ['a fractional weight', { preferredNodeAffinity: [{ weight: 2.5, requirements: [NodeRequirement.exists('a')] }] }, /preferredNodeAffinity\[0\]\.weight .* got 2\.5/],

@@ -121,6 +121,6 @@ describe('rejected by NodeAgent', () => {
   });
 
   test('something that is not a Toleration', () => {
-    expect(() => build({ key: 'k', operator: 'Exists' } as any)).toThrow(/tolerations must be created with Toleration\.controlPlane\(\), exists\(\), equal\(\), allNoSchedule\(\) or everything\(\)/);
+    expect(() => build({ key: 'k', operator: 'Exists' } as any)).toThrow(/tolerations\[0\] must be created with Toleration\.controlPlane\(\), exists\(\), equal\(\), allNoSchedule\(\) or everything\(\)/);
   });
 });

@@ -91,3 +91,34 @@ test('fails on bad properties with a clear error', () => {
   expect(() => new SecurityReviewValidation({ failOn: 'urgent' })).toThrow(/urgent/);
   expect(() => new SecurityReviewValidation({ packs: ['nope'] })).toThrow(/unknown review pack "nope"/);
 });
+
+describe('the properties of cdk8s.yaml are checked when the plugin is loaded, each error naming cdk8s.yaml and the property', () => {
+  const WHERE = 'cdk8s.yaml, validations (SecurityReviewValidation): ';
+  test.each([
+    ['a misspelled property (was: ignored)', { failOnn: 'high' }, `${WHERE}properties: SecurityReviewValidation has no property "failOnn": did you mean "failOn"?`],
+    ['an unknown property', { rules: ['NA-PROBES'] }, `${WHERE}properties: SecurityReviewValidation has no property "rules": remove it (the properties of SecurityReviewValidation are listed in API.md)`],
+    ['a bad failOn (was: named neither the property nor the file)', { failOn: 'urgent' }, `${WHERE}properties.failOn "urgent" is not a severity: use one of low, medium, high, critical (e.g. failOn: high)`],
+    ['failOn as a number', { failOn: 3 }, `${WHERE}properties.failOn must be a string (e.g. high), got 3`],
+    ['packs as a string', { packs: 'pss-baseline' }, `${WHERE}properties.packs must be a list of pack IDs (e.g. [node-agent-baseline, pss-baseline]), got "pss-baseline": write a list, e.g. ["pss-baseline"]`],
+    ['an unknown pack', { packs: ['pss-baseline', 'pss-restrictd'] }, `${WHERE}properties.packs[1]: unknown review pack "pss-restrictd": use one of node-agent-baseline, node-agent-practices, pss-baseline, pss-restricted`],
+    ['writeReport as text', { writeReport: 'false' }, `${WHERE}properties.writeReport must be true or false, got "false": write false without quotes`],
+    ['an unknown Pod Security version', { podSecurityVersion: 'v9' }, /^cdk8s\.yaml, validations \(SecurityReviewValidation\): properties: pod security version must be/],
+    ['an empty registry', { allowedRegistries: [''] }, /^cdk8s\.yaml, validations \(SecurityReviewValidation\): properties: review options: allowedRegistries must be a list of registry hosts/],
+    ['properties that are not a mapping', 'high', `${WHERE}properties must be a mapping of properties (e.g. properties: { failOn: high }), got "high"`],
+  ])('%s', (_, props, message) => {
+    let error: unknown;
+    try {
+      new SecurityReviewValidation(props as any);
+    } catch (e) {
+      error = e;
+    }
+    expect((error as Error)?.constructor).toBe(Error);
+    if (typeof message === 'string') expect((error as Error).message).toBe(message);
+    else expect((error as Error).message).toMatch(message);
+  });
+
+  test('properties left empty (null in YAML) are the defaults', () => {
+    expect(() => new SecurityReviewValidation(null as any)).not.toThrow();
+    expect(() => new SecurityReviewValidation({ failOn: null, packs: null } as any)).not.toThrow();
+  });
+});
