@@ -163,9 +163,17 @@ export class ReviewPack {
    * @param id the pack's ID, e.g. `my-company`
    * @param rules the rules; their IDs must be unique and non-empty
    * @param description what the pack checks, for the rules catalogue
-   * @throws when the ID is empty, a rule lacks an ID, or two rules share one
+   * @throws when the ID is empty, a rule lacks an ID, two rules share one, or a rule that is not one of this library's
+   * has an ID starting with `NA-` or `PSS-`
    */
   public static custom(id: string, rules: IReviewRule[], description?: string): ReviewPack {
+    // NA- and PSS- IDs are the library's: a custom rule under one could never be acknowledged, and would shadow a rule.
+    const builtIn = new Set(ReviewPack.all().flatMap((p) => p.rules.map((r) => r.id)));
+    for (const rule of Array.isArray(rules) ? rules : []) {
+      if (rule && typeof rule.id === 'string' && /^(NA|PSS)-/i.test(rule.id) && !builtIn.has(rule.id)) {
+        throw new Error(`review pack ${id}: rule ID ${JSON.stringify(rule.id)} starts with NA- or PSS-, which this library's rules use: give the rule an ID with a prefix of your own (e.g. "ACME-${rule.id.replace(/^(NA|PSS)-/i, '')}")`);
+      }
+    }
     return new ReviewPack(id, rules, description ?? `Custom rules (${id}).`);
   }
 

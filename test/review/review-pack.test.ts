@@ -1,5 +1,5 @@
 import { PodSecurityCheck } from '../../src/model';
-import { PodSecurityCheckRule, ReviewPack } from '../../src/review';
+import { PodSecurityCheckRule, ReviewPack, Severity } from '../../src/review';
 
 const PSS_BASELINE = [
   'PSS-BASELINE-hostNamespaces', 'PSS-BASELINE-privileged', 'PSS-BASELINE-capabilities', 'PSS-BASELINE-hostPathVolumes',
@@ -120,5 +120,13 @@ describe('ReviewPack.custom', () => {
     expect(() => ReviewPack.custom('x', [{ id: '' } as any])).toThrow('review pack x: rules[0] must be an IReviewRule with a non-empty id and an evaluate method');
     const rule = new PodSecurityCheckRule(PodSecurityCheck.PRIVILEGED);
     expect(() => ReviewPack.custom('x', [rule, rule])).toThrow('review pack x: two rules have the ID PSS-BASELINE-privileged: give each rule its own ID');
+  });
+
+  test('a custom rule may not take the library\'s NA- or PSS- prefix (it could never be acknowledged); built-in rules keep theirs', () => {
+    const mine = (id: string) => ({ id, severity: Severity.LOW, title: 't', explanation: 'e', fix: 'f', evaluate: () => [] });
+    expect(() => ReviewPack.custom('acme', [mine('NA-MY-RULE')])).toThrow('review pack acme: rule ID "NA-MY-RULE" starts with NA- or PSS-, which this library\'s rules use: give the rule an ID with a prefix of your own (e.g. "ACME-MY-RULE")');
+    expect(() => ReviewPack.custom('acme', [mine('pss-x')])).toThrow(/rule ID "pss-x" starts with NA- or PSS-/);
+    expect(ReviewPack.custom('acme', [mine('ACME-MY-RULE'), new PodSecurityCheckRule(PodSecurityCheck.PRIVILEGED)]).rules.map((r) => r.id))
+      .toEqual(['ACME-MY-RULE', 'PSS-BASELINE-privileged']);
   });
 });
