@@ -4,7 +4,7 @@
 // per right it includes.
 import { describeNamespace, resolverOf, sourceNote } from './_namespace';
 import { BUILT_IN_VERSION, BindingGrant, SourcedRule, allowedVerbs, enforcedLevel, grantsTo } from './_rbac';
-import { RULE_CLUSTER_ADMIN, RightContext, RightHit, Scope, rightsOf, wildcard } from './_rbac-rights';
+import { RULE_CLUSTER_ADMIN, RULE_WILDCARD, RightContext, RightHit, Scope, rightsOf, wildcard } from './_rbac-rights';
 import { namespaceKey, serviceAccountField, serviceAccountLabel, serviceAccountName } from './_workload';
 import { RuleViolation, WorkloadContext } from './review-rule';
 import { Severities } from './severity';
@@ -89,7 +89,13 @@ function compute(ctx: WorkloadContext): Map<string, RuleViolation[]> {
       if (found.length === 0) found = wildcard(r.rule, scope, crds, `${r.role} rules[${r.index}]`);
       const source = sourceOf(ctx, grant, r);
       const short = `${bindingLabel(ctx, grant)} → ${boundRole(grant)}`;
-      for (const hit of found) hits.push({ ...hit, scope, source, short, order: order++ });
+      // a right granted through a * resource is removed by naming the resources, not by removing what is not written
+      const starred = r.rule.resources.filter((x) => x === '*' || x.startsWith('*/'));
+      for (const hit of found) {
+        const fix = starred.length > 0 && hit.rule !== RULE_CLUSTER_ADMIN && hit.rule !== RULE_WILDCARD
+          ? `replace ${starred.join(', ')} in the rule's resources with the resources the agent uses; then: ${hit.fix}` : hit.fix;
+        hits.push({ ...hit, fix, scope, source, short, order: order++ });
+      }
     }
   }
   // a grant of everything includes every other right in its scope: one finding

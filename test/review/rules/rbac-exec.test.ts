@@ -31,7 +31,11 @@ describe('NA-RBAC-EXEC: the ServiceAccount cannot exec into pods', () => {
   });
 
   test('Noncompliance 4: * and */exec reach pods/exec; pods/portforward alone is high', () => {
-    expect(findingsOf(rule, boundCluster([{ apiGroups: [''], resources: ['*'], verbs: ['create'] }])).map((f) => f.severity)).toEqual([Severity.CRITICAL]);
+    const star = findingsOf(rule, boundCluster([{ apiGroups: [''], resources: ['*'], verbs: ['create'] }]));
+    expect(star.map((f) => f.severity)).toEqual([Severity.CRITICAL]);
+    // the fix names what to change in this manifest: the *, not a pods/exec it does not write
+    expect(star[0].fix).toBe('replace * in the rule\'s resources with the resources the agent uses; then: remove pods/exec, pods/attach and ' +
+      'pods/portforward: a node agent acts on its own node through its own process, never through other pods');
     expect(findingsOf(rule, boundCluster([{ apiGroups: ['*'], resources: ['*/exec'], verbs: ['create'] }])).map((f) => f.severity)).toEqual([Severity.CRITICAL]);
     const pf = findingsOf(rule, boundCluster([{ apiGroups: [''], resources: ['pods/portforward'], verbs: ['create'] }]));
     expect(pf.map((f) => [f.severity, f.message])).toEqual([[Severity.HIGH, expect.stringContaining('can forward ports of every pod cluster-wide')]]);
