@@ -74,9 +74,13 @@ export function inputErrors(objects: LoadedObject[], report?: ReviewReport): str
   return lines;
 }
 
-/** whether a finding says that its rule could not evaluate the workload (the engine's wording for a rule that threw). */
+/**
+ * whether a finding says that its rule could not evaluate the workload: the engine's wording for a rule that threw
+ * (`rule X could not evaluate it: ...`), or for several that threw on one cause (`rules X, Y could not evaluate it: ...`).
+ */
 function couldNotEvaluate(f: Finding): boolean {
-  return withoutRef(f).startsWith(`rule ${f.rule} could not evaluate it: `);
+  const message = withoutRef(f);
+  return message.startsWith(`rule ${f.rule} could not evaluate it: `) || (message.startsWith(`rules ${f.rule}, `) && message.includes(' could not evaluate it: '));
 }
 
 /** a finding's message without the workload it starts with (the line names it already). */

@@ -7,6 +7,7 @@ import { ReviewPack, Severities, Severity, SecurityReview } from '../review';
 import { CliError, CliIo, Command, EXIT_FAILURE, EXIT_OK, oneLine, PROGRAM, parseCommandArgs, usageError } from './_command';
 import { inputErrors } from './_input-errors';
 import { loadObjects } from './_manifests';
+import { namespaceNameError } from '../review/_namespace';
 
 const PACK_IDS = ReviewPack.all().map((p) => p.id);
 // one line per host privilege type, from the model's descriptors: what grants it and how its detail reads.
@@ -33,7 +34,7 @@ function wrap(text: string, indent: number, width: number): string {
 const DEFAULT_PACK_IDS = ReviewPack.defaults().map((p) => p.id);
 
 const HELP = `usage: ${PROGRAM} review [--json] [--fail-on SEVERITY] [--pack ID...] [--allowed-registry R...]
-                         [--pod-security-version V] FILE...
+                         [--pod-security-version V] [--namespace NS] FILE...
 
 Reviews the security of every workload in FILE... (DaemonSet, Deployment, StatefulSet,
 ReplicaSet, Job, CronJob, Pod): its Pod Security level, every host privilege with its risk,
@@ -45,7 +46,8 @@ ServiceAccounts, RBAC) are read as context.
                             helm template write) or JSON; List kinds are flattened
   --json                    print JSON instead of the Markdown report:
                               { "podSecurityVersion", "packs", "workloads": [{ "kind",
-                                "namespace", "name", "podSecurityLevel",
+                                "namespace", "namespaceSource", "name",
+                                "podSecurityLevel",
                                 "hostAccess": [{ "type", "detail", "risk", "container",
                                   "reason", "attackerGains", "saferAlternative" }],
                                 "findings": [{ "rule", "severity", "message", "fix",
@@ -64,6 +66,11 @@ ${HOST_ACCESS_TYPES}
                             more. Default: any registry
   --pod-security-version V  the Pod Security policy version: 1.25 and later (1.28, v1.34)
                             or latest. Default: ${PodSecurity.DEFAULT_VERSION}
+  -n, --namespace NS        the namespace the manifests are applied to (kubectl apply -n NS):
+                            the namespace of every object that sets none; an object that
+                            sets another is an error, as kubectl rejects it. Default: the
+                            one namespace all other objects of the object's FILE set, else
+                            unknown (never assumed to be default)
   -h, --help                print this help
 
 The API server's own rules on host access (duplicate host ports, hostPort on the host
@@ -104,6 +111,7 @@ interface Options {
   readonly packs?: ReviewPack[];
   readonly allowedRegistries?: string[];
   readonly podSecurityVersion?: string;
+  readonly namespace?: string;
   readonly files: string[];
   /** lines for stderr: former pack IDs given. */
   readonly warnings: string[];
@@ -121,11 +129,13 @@ export const reviewCommand: Command = {
     }
     for (const warning of options.warnings) io.stderr.write(warning);
     const objects = loadObjects(options.files);
-    const report = SecurityReview.review(objects.map((o) => o.object), {
+    // with each object's file: an object without a namespace takes the one the rest of its file uses
+    const report = SecurityReview._reviewFiles(objects.map((o) => o.object), {
       packs: options.packs,
       allowedRegistries: options.allowedRegistries,
       podSecurityVersion: options.podSecurityVersion,
-    });
+      namespace: options.namespace,
+    }, objects.map((o) => o.file));
     // the report is printed even when some objects are invalid: their NA-REVIEW-ERROR and NA-API-REJECTED findings
     // carry the fix, and the rest is reviewed; the exit status (2) and stderr say the input must be fixed.
     io.stdout.write(options.json ? SecurityReview.toJson(report) : SecurityReview.toMarkdown(report));
@@ -153,6 +163,7 @@ function parseOptions(args: string[]): Options {
       'pack': { type: 'string', multiple: true },
       'allowed-registry': { type: 'string', multiple: true },
       'pod-security-version': { type: 'string' },
+      'namespace': { type: 'string', short: 'n' },
       'help': { type: 'boolean', short: 'h' },
     },
     allowPositionals: true,
@@ -200,6 +211,11 @@ function parseOptions(args: string[]): Options {
       throw reviewUsageError(`--pod-security-version: ${e.message}`);
     }
   }
+  const namespace = v.namespace;
+  if (namespace !== undefined) {
+    const error = namespaceNameError(namespace);
+    if (error) throw reviewUsageError(`--namespace ${error}`);
+  }
   if (parsed.positionals.length === 0) throw reviewUsageError('missing FILE (the manifests to review, e.g. dist/*.k8s.yaml)');
   return {
     help,
@@ -208,6 +224,7 @@ function parseOptions(args: string[]): Options {
     packs,
     allowedRegistries: registries,
     podSecurityVersion: version,
+    namespace,
     files: parsed.positionals,
     warnings,
   };

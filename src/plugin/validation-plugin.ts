@@ -115,11 +115,12 @@ export class SecurityReviewValidation {
         }
       }
     }
-    const report = SecurityReview.review(manifests, {
+    // with each object's file: an object without a namespace takes the one the rest of its file uses
+    const report = SecurityReview._reviewFiles(manifests, {
       packs: this.packs,
       podSecurityVersion: this.props.podSecurityVersion,
       allowedRegistries: this.props.allowedRegistries,
-    });
+    }, manifests.map((m) => fileOf.get(m)!));
     if ((this.props.writeReport ?? true) && files.length > 0 && !context.stdout) {
       const dir = path.dirname(files[0]);
       fs.writeFileSync(path.join(dir, 'security-review.md'), SecurityReview.toMarkdown(report));
@@ -127,8 +128,9 @@ export class SecurityReviewValidation {
     }
     const open = SecurityReview.openFindings(report, this.failOn);
     for (const finding of open) {
-      const manifest = manifests.find((m) =>
-        m.kind === finding.kind && m.metadata?.name === finding.name && m.metadata?.namespace === finding.namespace);
+      // the finding's namespace is the one the review resolved: the manifest may set none
+      const manifest = manifests.find((m) => m.kind === finding.kind && m.metadata?.name === finding.name &&
+        (m.metadata?.namespace === finding.namespace || !m.metadata?.namespace));
       context.report.addViolation({
         ruleName: `${finding.rule} (${finding.severity})`,
         recommendation: finding.message,

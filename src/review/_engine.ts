@@ -2,6 +2,7 @@
 // manifests, runs the rules, turns violations into findings and applies acknowledgements and host-access reasons.
 import { HostAccessReason, HostAccessReasons, HostAccessType, HostRisk, PodSecurity } from '../model';
 import { hostAccessOf, podSecurityOf } from './_memo';
+import { NamespaceResolver, namespaceNameError, ownNamespace, registerResolver } from './_namespace';
 import { describePrivilege } from './_privileges';
 import { workloadAnnotations } from './_workload';
 import { Acknowledgement, Acknowledgements } from './acknowledgement';
@@ -85,6 +86,10 @@ export function rulesOf(packs: ReviewPack[]): IReviewRule[] {
 }
 
 function validateOptions(options: ReviewOptions): void {
+  if (options.namespace !== undefined) {
+    const error = namespaceNameError(options.namespace);
+    if (error) throw new Error(`review options: namespace ${error}`);
+  }
   const registries = options.allowedRegistries;
   if (registries !== undefined && (!Array.isArray(registries) || registries.some((r) => typeof r !== 'string' || r.trim() === ''))) {
     throw new Error(`review options: allowedRegistries must be a list of registry hosts such as "registry.example.com", got ${JSON.stringify(registries)}`);
@@ -106,23 +111,33 @@ export function resolveOptions(options: ReviewOptions): ReviewOptions {
   return { ...options, packs: options.packs ?? ReviewPack.defaults(), podSecurityVersion };
 }
 
-export function contextsOf(manifests: any[], options: ReviewOptions): WorkloadContext[] {
+/**
+ * The workloads among the manifests, each with the namespace it lands in (see `_namespace.ts`).
+ *
+ * @param files the file each manifest was read from (same index), so that a workload without a namespace takes the one
+ * the other objects of its own file use; without it, all the manifests are one file
+ */
+export function contextsOf(manifests: any[], options: ReviewOptions, files?: Array<string | undefined>): WorkloadContext[] {
   if (!Array.isArray(manifests)) throw new Error('manifests must be a list of Kubernetes objects (parsed YAML documents)');
   manifests.forEach((m, i) => {
     if (!isObject(m)) throw new Error(`manifests[${i}] must be a Kubernetes object (a mapping with apiVersion and kind), got ${JSON.stringify(m)}`);
   });
-  // a copy per review: the rules' indexes of the manifests (RBAC, ServiceAccounts) are keyed by this list
+  if (files !== undefined && files.length !== manifests.length) throw new Error(`files must name the file of each manifest: ${files.length} files for ${manifests.length} manifests`);
+  // a copy per review: the rules' indexes of the manifests (RBAC, ServiceAccounts, namespaces) are keyed by this list
   const allManifests = [...manifests];
+  const resolver = new NamespaceResolver(allManifests, options.namespace, files);
+  registerResolver(allManifests, resolver);
   return allManifests
     .filter((m) => typeof m.kind === 'string' && Object.prototype.hasOwnProperty.call(POD_SPEC_PATHS, m.kind))
     .map((m) => {
       const path = POD_SPEC_PATHS[m.kind];
-      const ns = m.metadata?.namespace;
+      const resolved = resolver.resolve(m);
       const name = m.metadata?.name;
       return {
         manifest: m,
         kind: m.kind,
-        namespace: typeof ns === 'string' && ns !== '' ? ns : undefined,
+        namespace: resolved.namespace,
+        namespaceSource: resolved.source,
         name: typeof name === 'string' ? name : '',
         podSpec: dig(m, path),
         podSpecPath: path.join('.'),
@@ -145,6 +160,38 @@ interface Draft {
   readonly container?: string;
   readonly field?: string;
   readonly privileges?: HostPrivilege[];
+  /** for a rule that could not evaluate the workload: the error, so that rules failing on one cause give one finding. */
+  readonly error?: string;
+}
+
+/**
+ * One finding per cause of failure: rules that read the same context (the RBAC rules read the same bindings) fail on the
+ * same error; the first rule keeps the finding, at the highest severity, and names the others.
+ */
+function mergeErrors(drafts: Draft[]): Draft[] {
+  // the API server's rules stay apart: their findings cannot be acknowledged, the others can
+  const keyOf = (d: Draft) => JSON.stringify([d.error, alwaysBlocks(d.rule)]);
+  const byError = new Map<string, Draft[]>();
+  for (const d of drafts) if (d.error !== undefined) byError.set(keyOf(d), [...(byError.get(keyOf(d)) ?? []), d]);
+  const merged: Draft[] = [];
+  for (const d of drafts) {
+    if (d.error === undefined) {
+      merged.push(d);
+      continue;
+    }
+    const same = byError.get(keyOf(d))!;
+    if (same[0] !== d) continue;
+    if (same.length === 1) {
+      merged.push(d);
+      continue;
+    }
+    merged.push({
+      ...d,
+      severity: Severities.highest(same.map((x) => x.severity)),
+      message: `rules ${same.map((x) => x.rule).join(', ')} could not evaluate it: ${d.error}`,
+    });
+  }
+  return merged;
 }
 
 /** the host-access reasons that explain every privilege of a finding, or undefined when one has none or the finding is critical. */
@@ -180,9 +227,18 @@ export function acknowledgementsByWorkload(options: ReviewOptions): Map<string, 
 export function reviewWorkload(
   ctx: WorkloadContext, rules: IReviewRule[], optionAcks: Map<string, Acknowledgement[]>, threshold?: Severity,
 ): WorkloadReview {
-  const ref = refOf(ctx.kind, ctx.namespace, ctx.name);
+  // messages name the workload as its manifest does; the namespace the review resolved is in the report's fields
+  const own = ownNamespace(ctx.manifest);
+  const ref = refOf(ctx.kind, own, ctx.name);
   const drafts: Draft[] = [];
-  const engineError = (message: string) => drafts.push({ rule: ERROR_RULE, severity: Severity.HIGH, message, fix: ERROR_FIX });
+  const engineError = (message: string, fix = ERROR_FIX) => drafts.push({ rule: ERROR_RULE, severity: Severity.HIGH, message, fix });
+  const given = ctx.options.namespace;
+  if (given !== undefined && own !== undefined && own !== given) {
+    // kubectl's RequireNamespace: an explicit --namespace and an object's own namespace must agree
+    engineError(`sets metadata.namespace ${own}, but the review was given --namespace ${given}: kubectl apply --namespace ${given} ` +
+      `rejects an object of another namespace ("the namespace from the provided object ${JSON.stringify(own)} does not match")`,
+    `review (and apply) it with --namespace ${own}, or remove metadata.namespace so that it lands in the namespace given`);
+  }
 
   let acks: Acknowledgement[] = [];
   let reasons: HostAccessReason[] = [];
@@ -201,7 +257,9 @@ export function reviewWorkload(
   } catch (e) {
     engineError(`cannot read the annotations: ${errorMessage(e)}`);
   }
-  acks = [...acks, ...(optionAcks.get(workloadKey(ctx.kind, ctx.namespace, ctx.name)) ?? [])];
+  // acknowledgements given for the workload by its resolved namespace or by the one its manifest sets (none)
+  const ackKeys = new Set([workloadKey(ctx.kind, ctx.namespace, ctx.name), workloadKey(ctx.kind, own, ctx.name)]);
+  for (const key of ackKeys) acks = [...acks, ...(optionAcks.get(key) ?? [])];
 
   let hostAccess: HostAccessEntry[] = [];
   let podSecurityLevel = 'unknown';
@@ -234,7 +292,9 @@ export function reviewWorkload(
     } catch (e) {
       engineError(`cannot evaluate its Pod Security level: ${errorMessage(e)}`);
     }
-    for (const rule of rules) drafts.push(...runRule(rule, ctx));
+    const ruleDrafts: Draft[] = [];
+    for (const rule of rules) ruleDrafts.push(...runRule(rule, ctx));
+    drafts.push(...mergeErrors(ruleDrafts));
   }
 
   const findings = drafts.filter((d) => threshold === undefined || alwaysBlocks(d.rule) || Severities.atLeast(d.severity, threshold)).map((d) => {
@@ -259,7 +319,15 @@ export function reviewWorkload(
     });
   });
   findings.sort(compareFindings);
-  return dropUndefined({ kind: ctx.kind, namespace: ctx.namespace, name: ctx.name, podSecurityLevel, hostAccess, findings });
+  return dropUndefined({
+    kind: ctx.kind,
+    namespace: ctx.namespace,
+    namespaceSource: ctx.namespace === undefined ? undefined : ctx.namespaceSource ?? 'manifest',
+    name: ctx.name,
+    podSecurityLevel,
+    hostAccess,
+    findings,
+  });
 }
 
 function runRule(rule: IReviewRule, ctx: WorkloadContext): Draft[] {
@@ -279,6 +347,7 @@ function runRule(rule: IReviewRule, ctx: WorkloadContext): Draft[] {
       severity: errorSeverity,
       message: `rule ${rule.id} could not evaluate it: ${errorMessage(e)}`,
       fix: ERROR_FIX,
+      error: errorMessage(e),
     }];
   }
   return violations.map((v) => dropUndefined({

@@ -10,6 +10,7 @@ export function renderJson(report: ReviewReport): string {
     workloads: report.workloads.map((w) => dropUndefined({
       kind: w.kind,
       namespace: w.namespace,
+      namespaceSource: w.namespaceSource,
       name: w.name,
       podSecurityLevel: w.podSecurityLevel,
       hostAccess: w.hostAccess.map((h) => dropUndefined({

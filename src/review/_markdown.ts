@@ -38,8 +38,18 @@ function renderFinding(f: Finding): string[] {
   return lines;
 }
 
+/** how the report states a namespace the manifest does not set. */
+function namespaceLine(w: WorkloadReview): string[] {
+  switch (w.namespaceSource) {
+    case 'manifest': return [];
+    case 'option': return [`Namespace: ${w.namespace} (from --namespace; the manifest sets none)`, ''];
+    case 'file': return [`Namespace: ${w.namespace} (used by the other objects of its file; the manifest sets none)`, ''];
+    default: return w.namespace === undefined ? ['Namespace: unknown (the manifest sets none; pass --namespace)', ''] : [];
+  }
+}
+
 function renderWorkload(w: WorkloadReview): string[] {
-  const lines: string[] = [`## ${refOf(w)}`, '', `Pod Security level: ${w.podSecurityLevel}`, ''];
+  const lines: string[] = [`## ${refOf(w)}`, '', ...namespaceLine(w), `Pod Security level: ${w.podSecurityLevel}`, ''];
   if (w.hostAccess.length === 0) {
     lines.push('Host access: none', '');
   } else {

@@ -1,6 +1,7 @@
 // Internal: reading a workload's pod spec for the rules, with JSON paths for findings. A field of the wrong JSON type
 // throws an error naming it: the engine turns that into a finding, never a silent pass.
 import { HostAccess } from '../model';
+import { UNKNOWN_NAMESPACE, qualified, sourceNote } from './_namespace';
 import { WorkloadContext } from './review-rule';
 
 /** which list of a pod spec a container comes from. */
@@ -138,9 +139,17 @@ export function serviceAccountField(ctx: WorkloadContext): string {
   return podField(ctx, useDeprecated ? 'serviceAccount' : 'serviceAccountName');
 }
 
-/** the namespace the workload lands in when applied: its own, or `default`. */
-export function effectiveNamespace(ctx: WorkloadContext): string {
-  return ctx.namespace === undefined || ctx.namespace === '' ? 'default' : ctx.namespace;
+/**
+ * The namespace the workload lands in, as the review resolved it (its own, --namespace, or the one the other objects of
+ * its file use), or UNKNOWN_NAMESPACE: never `default` by assumption.
+ */
+export function namespaceKey(ctx: WorkloadContext): string {
+  return ctx.namespace === undefined || ctx.namespace === '' ? UNKNOWN_NAMESPACE : ctx.namespace;
+}
+
+/** `ServiceAccount observability/agent`, with how the namespace was determined when the manifest does not set it. */
+export function serviceAccountLabel(ctx: WorkloadContext): string {
+  return `ServiceAccount ${qualified(namespaceKey(ctx), serviceAccountName(ctx))}${sourceNote(ctx.namespaceSource)}`;
 }
 
 /** `/var/run` is a symlink to `/run` on current distributions (the kubelet resolves it on the host). */

@@ -26,9 +26,9 @@ export interface Finding {
   readonly kind: string;
 
   /**
-   * The workload's namespace.
+   * The namespace the workload lands in, as `WorkloadReview.namespace` gives it (its own, or as the review resolved it).
    *
-   * @default - the manifest sets no namespace
+   * @default - unknown: the manifest sets none and the review could not tell
    */
   readonly namespace?: string;
 

@@ -3,13 +3,27 @@ import { IReviewRule } from './review-rule';
 import {
   AutomountTokenRule, CapabilitiesRule, DedicatedNamespaceRule, DedicatedServiceAccountRule, EnvSecretRule,
   HostAccessReasonRule, HostPathSensitiveRule, HostPathTypeRule, HostPathUnusedRule, HostPathWritableRule,
-  ImagePinnedRule, ImageRegistryRule, PodSecurityCheckRule, PriorityClassRule, PrivilegeEscalationRule,
-  PrivilegedContainerRule, ProbesRule, RbacBroadRule, ReadOnlyRootFilesystemRule, ResourcesRule, RootGroupRule,
-  RunAsNonRootRule, RuntimeSocketRule, SeccompProfileRule, UpdateStrategyRule,
+  ImagePinnedRule, ImageRegistryRule, PodSecurityCheckRule, PriorityClassRule, PrivilegedContainerRule,
+  PrivilegeEscalationRule, ProbesRule, RbacAdmissionRule, RbacBroadRule, RbacClusterAdminRule, RbacCsrRule,
+  RbacEscalationRule, RbacExecRule, RbacNodeProxyRule, RbacSecretsRule, RbacTokensRule, RbacWorkloadsRule,
+  ReadOnlyRootFilesystemRule, ResourcesRule, RootGroupRule, RunAsNonRootRule, RuntimeSocketRule, SeccompProfileRule,
+  UpdateStrategyRule,
 } from './rules';
 
 // one instance of each built-in rule, shared by the packs: a rule in two packs is evaluated once.
-const RBAC_BROAD = new RbacBroadRule();
+// the RBAC rules, one per right, so that an agent acknowledges only the right it needs; in both node-agent packs.
+const RBAC_RULES: IReviewRule[] = [
+  new RbacClusterAdminRule(),
+  new RbacSecretsRule(),
+  new RbacExecRule(),
+  new RbacWorkloadsRule(),
+  new RbacEscalationRule(),
+  new RbacNodeProxyRule(),
+  new RbacTokensRule(),
+  new RbacAdmissionRule(),
+  new RbacCsrRule(),
+  new RbacBroadRule(),
+];
 const PSS_RULES = PodSecurityCheckRule.allChecks().map((c) => new PodSecurityCheckRule(c));
 const PSS_BASELINE = PSS_RULES.filter((r) => r.level === PodSecurityLevel.BASELINE);
 const PSS_RESTRICTED = PSS_RULES.filter((r) => r.level === PodSecurityLevel.RESTRICTED);
@@ -20,7 +34,7 @@ const NODE_AGENT_BASELINE: IReviewRule[] = [
   new PrivilegedContainerRule(),
   new DedicatedNamespaceRule(),
   new DedicatedServiceAccountRule(),
-  RBAC_BROAD,
+  ...RBAC_RULES,
   new ImagePinnedRule(),
   new ImageRegistryRule(),
   new ReadOnlyRootFilesystemRule(),
@@ -40,7 +54,7 @@ const NODE_AGENT_PRACTICES: IReviewRule[] = [
   new HostPathSensitiveRule(),
   new RuntimeSocketRule(),
   new HostPathTypeRule(),
-  RBAC_BROAD,
+  ...RBAC_RULES,
   new HostAccessReasonRule(),
   new AutomountTokenRule(),
   new PrivilegeEscalationRule(),
@@ -98,17 +112,18 @@ export class ReviewPack {
 
   /**
    * What well-maintained node-agent charts do, and what their users ask for: resources, probes, a priority class for
-   * node-critical agents, seccomp, no writable sensitive host paths or runtime sockets, typed host paths, no broad RBAC,
-   * a recorded reason for every host privilege, no unused API token, no privilege escalation, low-risk capabilities, no
-   * root group, no credential written into the manifest, updates that roll out by themselves.
+   * node-critical agents, seccomp, no writable sensitive host paths or runtime sockets, typed host paths, no RBAC right
+   * that controls the cluster and no RBAC wildcard, a recorded reason for every host privilege, no unused API token, no
+   * privilege escalation, low-risk capabilities, no root group, no credential written into the manifest, updates that
+   * roll out by themselves.
    */
   public static nodeAgentPractices(): ReviewPack {
     return new ReviewPack(ReviewPack.NODE_AGENT_PRACTICES, NODE_AGENT_PRACTICES,
       'Node-agent practice, from the charts of fluent-bit, Vector, node-exporter, Falco, flannel, Cilium and the EBS CSI driver and ' +
       'their users\' issues: resources and probes; a priority class for node-critical agents; seccomp; no writable sensitive host ' +
-      'path and no container runtime socket; typed host paths; no broad RBAC; a recorded reason for every host privilege; no ' +
-      'unused API token; no privilege escalation; only low-risk capabilities; no root group; no credential written into the ' +
-      'manifest; updates that roll out by themselves.');
+      'path and no container runtime socket; typed host paths; no RBAC right that controls the cluster, no RBAC wildcard; a recorded ' +
+      'reason for every host privilege; no unused API token; no privilege escalation; only low-risk capabilities; no root group; no ' +
+      'credential written into the manifest; updates that roll out by themselves.');
   }
 
   /** every Pod Security Standards baseline check, one rule each (`PSS-BASELINE-<check>`). */

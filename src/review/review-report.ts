@@ -45,11 +45,20 @@ export interface WorkloadReview {
   readonly kind: string;
 
   /**
-   * The workload's namespace.
+   * The namespace the workload lands in: its own `metadata.namespace`; else the namespace the review was given
+   * (`ReviewOptions.namespace`, `--namespace`); else the one namespace every other object of its file sets.
    *
-   * @default - the manifest sets no namespace
+   * @default - unknown: the manifest sets none and the review could not tell
    */
   readonly namespace?: string;
+
+  /**
+   * How `namespace` was determined: `manifest` (its own `metadata.namespace`), `option` (`ReviewOptions.namespace`,
+   * `--namespace`) or `file` (the namespace every other object of its file sets).
+   *
+   * @default - the namespace is unknown
+   */
+  readonly namespaceSource?: string;
 
   /** the workload's name. */
   readonly name: string;

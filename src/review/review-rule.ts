@@ -12,11 +12,22 @@ export interface WorkloadContext {
   readonly kind: string;
 
   /**
-   * The workload's namespace.
+   * The namespace the workload lands in: its own `metadata.namespace`; else the namespace the review was given
+   * (`ReviewOptions.namespace`, the CLI's `--namespace`); else the one namespace every other object of its file sets.
    *
-   * @default - the manifest sets no namespace
+   * @default - unknown: the manifest sets none, the review was given none, and the other objects of its file set none
+   * or several
    */
   readonly namespace?: string;
+
+  /**
+   * How `namespace` was determined: `manifest` (its own `metadata.namespace`), `option` (`ReviewOptions.namespace`,
+   * `--namespace`) or `file` (the namespace every other object of its file sets). A message that depends on a namespace
+   * the manifest does not set should say which.
+   *
+   * @default - the namespace is unknown
+   */
+  readonly namespaceSource?: string;
 
   /** the workload's name (empty when the manifest has none). */
   readonly name: string;
@@ -122,8 +133,8 @@ export interface IReviewRule {
   readonly severity: Severity;
 
   /**
-   * Whether each finding takes the risk of the privilege it is about (a host path, a capability) as its severity,
-   * `severity` being the highest.
+   * Whether each finding takes the risk of what it is about (a host path, a capability, an RBAC right in its scope) as
+   * its severity, `severity` being the highest.
    *
    * @default false
    */

@@ -19,4 +19,14 @@ export interface ReviewSettings {
    * @default - any registry
    */
   readonly allowedRegistries?: string[];
+
+  /**
+   * The namespace the manifests are applied to (`kubectl apply --namespace`): the namespace of every namespaced object
+   * that sets none. An object that sets another namespace is an error, as kubectl rejects it.
+   *
+   * @default - an object without a namespace is in the one namespace every other object of its file sets (all the
+   * manifests are one file for `SecurityReview.review()`), and its namespace is unknown when they set none or several;
+   * never assumed to be `default`
+   */
+  readonly namespace?: string;
 }

@@ -43,16 +43,27 @@ export class SecurityReview {
    * Reviews every workload among the manifests.
    *
    * @param manifests Kubernetes objects as plain JSON (any kinds: non-workloads are context)
-   * @param options packs, policy version, allowed registries and extra acknowledgements
+   * @param options packs, policy version, allowed registries, the namespace of objects without one, and extra
+   * acknowledgements
    * @throws when `manifests` is not a list of objects, or an option is not valid (policy version, registries, packs,
-   * acknowledgements without a reason)
+   * a namespace that is not a namespace name, acknowledgements without a reason)
    */
   public static review(manifests: any[], options: ReviewOptions = {}): ReviewReport {
+    return SecurityReview._reviewFiles(manifests, options);
+  }
+
+  /**
+   * `review()`, knowing the file each manifest was read from (same index): a workload without a namespace then takes
+   * the one the other objects of its own file use, not of all the manifests. For the CLI and the validation plugin.
+   *
+   * @internal
+   */
+  public static _reviewFiles(manifests: any[], options: ReviewOptions = {}, files?: string[]): ReviewReport {
     const resolved = resolveOptions(options);
     const rules = rulesOf(resolved.packs ?? []);
     const optionAcks = acknowledgementsByWorkload(resolved);
     return {
-      workloads: contextsOf(manifests, resolved).map((ctx) => reviewWorkload(ctx, rules, optionAcks)),
+      workloads: contextsOf(manifests, resolved, files).map((ctx) => reviewWorkload(ctx, rules, optionAcks)),
       podSecurityVersion: normalizedVersion(resolved.podSecurityVersion),
       packs: (resolved.packs ?? []).map((p) => p.id),
     };

@@ -2,8 +2,9 @@
  * How urgent a review finding is, from least to most.
  *
  * The guidance the built-in rules follow: `critical` for root on the node (privileged containers, container runtime
- * sockets, writable `/`, `/etc` or `/var/lib/kubelet`); `high` for writable host paths, host namespaces without a
- * reason, `latest` images and broad RBAC; `medium` for missing limits, probes or seccomp; `low` for hygiene.
+ * sockets, writable `/`, `/etc` or `/var/lib/kubelet`) and control of the cluster (cluster-admin, Secrets cluster-wide,
+ * exec into pods, creating pods); `high` for writable host paths, host namespaces without a reason, `latest` images and
+ * RBAC rights limited to a namespace; `medium` for missing limits, probes or seccomp and RBAC wildcards; `low` for hygiene.
  */
 export enum Severity {
   /** hygiene: worth fixing, no direct risk. */

@@ -265,11 +265,45 @@ describe('review: options', () => {
     expect(latest.workloads[0].findings.map((f: any) => f.rule)).toEqual(['PSS-BASELINE-hostProbesAndHostLifecycle']);
   });
 
+  test('--namespace (-n) is the namespace of objects without one; without it, the one the rest of each FILE uses', async () => {
+    const t = tempFiles();
+    const noNamespace = ds('agent');
+    delete noNamespace.metadata.namespace;
+    const role = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'agent' }, rules: [{ apiGroups: [''], resources: ['secrets'], verbs: ['get'] }] };
+    const crb = (ns: string) => ({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRoleBinding',
+      metadata: { name: 'agent' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'agent' },
+      subjects: [{ kind: 'ServiceAccount', name: 'agent', namespace: ns }],
+    });
+    const agentFile = t.write('agent.yaml', yamlStream(noNamespace, role, crb('logging'), { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'logging' } }));
+    const other = t.write('other.yaml', stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'elsewhere' } }));
+    const secrets = (json: any) => json.workloads[0].findings.filter((f: any) => f.rule === 'NA-RBAC-SECRETS').map((f: any) => f.message);
+    // the other file's namespace does not count: the agent's file targets logging
+    const fromFile = JSON.parse((await runCli('review', '--json', agentFile, other)).stdout);
+    expect(fromFile.workloads[0]).toMatchObject({ namespace: 'logging', namespaceSource: 'file' });
+    expect(secrets(fromFile)).toEqual([expect.stringContaining('ServiceAccount logging/agent (namespace used by the other objects of its file) can read every Secret')]);
+    for (const flag of ['--namespace', '-n']) {
+      const given = JSON.parse((await runCli('review', '--json', flag, 'monitoring', agentFile)).stdout);
+      expect(given.workloads[0]).toMatchObject({ namespace: 'monitoring', namespaceSource: 'option' });
+      // the ClusterRoleBinding names logging/agent: not this ServiceAccount
+      expect(secrets(given)).toEqual([]);
+    }
+    // an object in another namespace than --namespace is rejected by kubectl: an error finding, which is bad input (exit 2)
+    const mismatch = await runCli('review', '--json', '--fail-on', 'critical', '-n', 'monitoring', t.write('set.yaml', stringify(ds('agent'))));
+    expect(mismatch.code).toBe(2);
+    expect(JSON.parse(mismatch.stdout).workloads[0].findings.filter((f: any) => f.rule === 'NA-REVIEW-ERROR').map((f: any) => f.message)).toEqual([
+      expect.stringContaining('sets metadata.namespace observability, but the review was given --namespace monitoring'),
+    ]);
+  });
+
   test('--help documents every option, the JSON shape and the exit codes', async () => {
     const r = await runCli('review', '--help');
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
-    for (const text of ['--json', '--fail-on SEVERITY', '--pack ID', '--allowed-registry R', '--pod-security-version V', 'FILE',
+    for (const text of ['--json', '--fail-on SEVERITY', '--pack ID', '--allowed-registry R', '--pod-security-version V', '-n, --namespace NS', 'FILE',
+      '"namespaceSource"',
       '"podSecurityLevel"', '"hostAccess"', '"findings"', 'NA-API-REJECTED',
       'node-agent-baseline, node-agent-practices, pss-baseline, pss-restricted', 'node-agents.cdk8s.io/acknowledged', 'exit status: 0', '1 when --fail-on', '2 for bad input', 'Exit 2 wins over --fail-on']) {
       expect(r.stdout).toContain(text);
@@ -289,6 +323,11 @@ describe('review: bad input exits 2 with one line', () => {
   test('an unknown option, or an option without its value', async () => {
     expectOneErrorLine(await runCli('review', '--nodes', 'x', 'a.yaml'), 2, /^error: review: unknown option --nodes; /);
     expectOneErrorLine(await runCli('review', 'a.yaml', '--fail-on'), 2, /^error: review: option '--fail-on <value>' argument missing/);
+  });
+
+  test('a --namespace that is not a namespace name', async () => {
+    expectOneErrorLine(await runCli('review', '--namespace', 'Kube_System', 'a.yaml'), 2,
+      /^error: review: --namespace must be a namespace name \(lowercase letters, digits and "-", starting and ending with a letter or digit\), got "Kube_System"; /);
   });
 
   test('a bad --fail-on, --pack, --allowed-registry or --pod-security-version', async () => {

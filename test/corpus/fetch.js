@@ -174,8 +174,16 @@ function main(argv) {
     fs.writeFileSync(`${file}.tmp`, text);
     fs.renameSync(`${file}.tmp`, file);
   }
+  // other upstream test data, written as published (.corpus/fixtures/<name>.yaml), e.g. Kubernetes' bootstrap RBAC roles
+  const fixtures = argv.length ? [] : spec.fixtures ?? [];
+  fs.mkdirSync(path.join(OUT, 'fixtures'), { recursive: true });
+  for (const entry of fixtures) {
+    const file = path.join(OUT, 'fixtures', `${entry.name}.yaml`);
+    fs.writeFileSync(`${file}.tmp`, assemble(entry, spec.renderers));
+    fs.renameSync(`${file}.tmp`, file);
+  }
   const secs = ((Date.now() - start) / 1000).toFixed(1);
-  process.stdout.write(`corpus: ${todo.length} manifests written to .corpus/ from their registries in ${secs} s\n`);
+  process.stdout.write(`corpus: ${todo.length} manifests and ${fixtures.length} fixtures written to .corpus/ from their registries in ${secs} s\n`);
 }
 
 if (require.main === module) {

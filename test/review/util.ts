@@ -97,3 +97,39 @@ export function saSubject(name = 'node-agent', namespace = 'observability'): any
 export function hostPathVolume(name: string, path: string, type?: string): any {
   return { name, hostPath: type === undefined ? { path } : { path, type } };
 }
+
+/** the RBAC rules of the node-agent baseline, each right a rule of its own. */
+export function rbacRules(): IReviewRule[] {
+  return ReviewPack.nodeAgentBaseline().rules.filter((r) => r.id.startsWith('NA-RBAC-'));
+}
+
+/** the findings of every RBAC rule over the manifests, through the engine. */
+export function rbacFindings(manifests: any[], options: ReviewOptions = {}): Finding[] {
+  const report = SecurityReview.review(manifests, { ...options, packs: [ReviewPack.custom('rbac', rbacRules())] });
+  return report.workloads.flatMap((w) => w.findings);
+}
+
+/** the agent, a ClusterRole with these rules and a ClusterRoleBinding of it to the agent's ServiceAccount. */
+export function boundCluster(rules: any[], extra: any[] = []): any[] {
+  return [
+    agent(),
+    rbac('ClusterRole', 'node-agent', rules),
+    binding('ClusterRoleBinding', 'node-agent', { kind: 'ClusterRole', name: 'node-agent' }, [saSubject()]),
+    ...extra,
+  ];
+}
+
+/** the agent, a Role with these rules in `namespace` and a RoleBinding of it there to the agent's ServiceAccount. */
+export function boundInNamespace(namespace: string, rules: any[], extra: any[] = []): any[] {
+  return [
+    agent(),
+    rbac('Role', 'node-agent', rules, namespace),
+    binding('RoleBinding', 'node-agent', { kind: 'Role', name: 'node-agent' }, [saSubject()], namespace),
+    ...extra,
+  ];
+}
+
+/** `[rule, severity]` of each finding. */
+export function rulesAndSeverities(findings: Finding[]): string[] {
+  return findings.map((f) => `${f.rule}:${f.severity}`);
+}

@@ -9,7 +9,9 @@ describe('NA-NAMESPACE: The workload runs in a dedicated namespace', () => {
     expect(findings).toHaveLength(1);
     expect(findings[0]).toMatchObject({ severity: Severity.MEDIUM, field: 'metadata.namespace' });
     expect(findings[0].namespace).toBeUndefined();
-    expect(findings[0].message).toBe('DaemonSet node-agent: sets no namespace: it lands in the namespace of whoever applies it, usually default (metadata.namespace)');
+    expect(findings[0].message).toBe('DaemonSet node-agent: sets no namespace: it lands in the namespace kubectl is given (--namespace) or that of its ' +
+      'context, often default, and the review cannot tell which (the other objects of its file set none or several) (metadata.namespace)');
+    expect(findings[0].fix).toBe('set metadata.namespace to a namespace of the agent\'s own, or review with --namespace NAMESPACE, the namespace it is applied to');
   });
 
   test.each(['default', 'kube-system', 'kube-public', 'kube-node-lease'])('Noncompliance 2: the shared namespace %s', (ns) => {
