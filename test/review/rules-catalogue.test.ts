@@ -26,7 +26,7 @@ describe('RulesCatalogue', () => {
       expect(md).toContain(rule.explanation);
       expect(md).toContain(`Fix: ${rule.fix}.`);
     }
-    expect(md).toContain('**Host paths are mounted read-only.** Severity: high. Packs: `node-agent-baseline`.');
+    expect(md).toContain('**Host paths are mounted read-only.** Severity: by risk, up to critical. Packs: `node-agent-baseline`.');
     expect(md).toContain('**RBAC bound to the workload\'s ServiceAccount is minimal.** Severity: high. Packs: `node-agent-baseline`, `node-agent-practices`.');
     expect(md).toContain('| [NA-CAPABILITIES](#na-capabilities) | by risk, up to critical | Added capabilities are low-risk |');
     expect(md).toContain('Packs: `pss-baseline`, `pss-restricted`.');
