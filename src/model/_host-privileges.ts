@@ -9,7 +9,9 @@
  * rejects a type it does not know, so nothing falls back to a default.
  */
 import { normalizeHostPath } from './_paths';
-import { ContainerRef, containerField, containersOf, describe, dropUndefined, list, object, volumesOf } from './_pod-spec';
+import {
+  ContainerRef, containerField, containersOf, describe, dropUndefined, isHostProcess, list, object, runsToCompletion, volumesOf, windowsUserOf,
+} from './_pod-spec';
 import { BASELINE_CAPABILITIES } from './_psa-common';
 import { capabilityRisk, highestRisk, hostPortRisk, mountPropagationRisk, pathRisk } from './_risk-assessors';
 import { HostAccessItem } from './host-access-item';
@@ -22,6 +24,8 @@ export interface PodSpecView {
   readonly spec: any;
   readonly containers: ContainerRef[];
   readonly podSecurityContext: any;
+  /** whether the pod runs on Windows (`isWindowsPod`): it has no UIDs, so no runAsRoot. */
+  readonly windows: boolean;
 }
 
 /** a privilege as identified in a reason or a finding: its type, detail and (for container privileges) container. */
@@ -152,7 +156,12 @@ const PROPAGATION_STRENGTH: { [mode: string]: number } = { HostToContainer: 1, B
 interface PathAccess {
   path: string;
   volumes: Set<string>;
+  /** the volumes' `type`s, `''` for a volume without one. */
+  types: Set<string>;
   containers: Set<string>;
+  /** the containers that mount it, and those that mount it read-write. */
+  mounters: ContainerRef[];
+  writers: ContainerRef[];
   readWrite: boolean;
   propagation?: string;
 }
@@ -175,11 +184,12 @@ function detectHostPaths(view: PodSpecView): HostAccessItem[] {
     const path = normalizeHostPath(hostPath.path);
     let access = byPath.get(path);
     if (!access) {
-      access = { path, volumes: new Set(), containers: new Set(), readWrite: false };
+      access = { path, volumes: new Set(), types: new Set(), containers: new Set(), mounters: [], writers: [], readWrite: false };
       byPath.set(path, access);
     }
     const name = v.name === undefined || v.name === null ? '' : String(v.name);
     access.volumes.add(name);
+    access.types.add(hostPath.type === undefined || hostPath.type === null ? '' : String(hostPath.type));
     byVolume.set(name, access);
   });
 
@@ -190,7 +200,11 @@ function detectHostPaths(view: PodSpecView): HostAccessItem[] {
       if (!access) return;
       mounted.add(access);
       access.containers.add(c.name);
-      if (m.readOnly !== true) access.readWrite = true;
+      access.mounters.push(c);
+      if (m.readOnly !== true) {
+        access.readWrite = true;
+        access.writers.push(c);
+      }
       const strength = PROPAGATION_STRENGTH[String(m.mountPropagation)] ?? 0;
       if (strength > (PROPAGATION_STRENGTH[access.propagation ?? ''] ?? 0)) access.propagation = String(m.mountPropagation);
     });
@@ -198,6 +212,8 @@ function detectHostPaths(view: PodSpecView): HostAccessItem[] {
 
   return [...byPath.values()].map((a) => {
     const readOnly = mounted.has(a) && !a.readWrite;
+    const [type] = a.types;
+    const holders = readOnly ? a.mounters : a.writers;
     return dropUndefined({
       type: HostAccessType.HOST_PATH,
       detail: hostPathDetail(a.path, readOnly),
@@ -205,41 +221,88 @@ function detectHostPaths(view: PodSpecView): HostAccessItem[] {
       path: a.path,
       volumes: [...a.volumes].sort(compareStrings),
       containers: [...a.containers].sort(compareStrings),
+      hostPathType: a.types.size === 1 && type !== '' ? type : undefined,
+      onlyInitContainers: holders.length > 0 && holders.every(runsToCompletion) ? true : undefined,
       mountPropagation: a.propagation,
     });
   });
 }
 
-/** hostPort: one item per container, port and protocol (`TCP` when unset) with a non-zero `hostPort`. */
+/**
+ * hostPort: one item per container, port and protocol (`TCP` when unset) with a non-zero `hostPort`; with
+ * `hostNetwork: true`, also every other container port (`viaHostNetwork`): on the host network it is a port of the node.
+ */
 function detectHostPorts(view: PodSpecView): HostAccessItem[] {
   const items: HostAccessItem[] = [];
+  const hostNetwork = view.spec.hostNetwork === true;
   for (const c of view.containers) {
+    // declared and reached through hostNetwork apart: a port both declared and reached is the declared one (filtered below)
     const seen = new Set<string>();
+    const seenVia = new Set<string>();
     list(c.container.ports, `${containerPath(c)}.ports`).forEach((p, i) => {
       const hostPort = Number(p?.hostPort ?? 0);
-      if (hostPort === 0) return;
+      const protocol = p?.protocol === undefined || p?.protocol === null ? 'TCP' : String(p.protocol);
+      if (hostPort === 0) {
+        if (!hostNetwork) return;
+        const port = Number(p?.containerPort);
+        if (!Number.isInteger(port) || port < 1 || port > 65535) {
+          throw new Error(`${containerPath(c)}.ports[${i}].containerPort must be a port number from 1 to 65535, got ${describe(p?.containerPort)}: fix the port`);
+        }
+        const detail = hostPortDetail(port, protocol);
+        if (seenVia.has(detail)) return;
+        seenVia.add(detail);
+        items.push({ type: HostAccessType.HOST_PORT, detail, container: c.name, port, protocol, viaHostNetwork: true });
+        return;
+      }
       if (!Number.isInteger(hostPort) || hostPort < 1 || hostPort > 65535) {
         throw new Error(`${containerPath(c)}.ports[${i}].hostPort must be a port number from 1 to 65535, got ${describe(p.hostPort)}: fix the port or remove hostPort`);
       }
-      const protocol = p.protocol === undefined || p.protocol === null ? 'TCP' : String(p.protocol);
       const detail = hostPortDetail(hostPort, protocol);
       if (seen.has(detail)) return;
       seen.add(detail);
       items.push({ type: HostAccessType.HOST_PORT, detail, container: c.name, port: hostPort, protocol });
     });
   }
-  return items;
+  // a port both declared and reached through hostNetwork (two entries for one port) is the declared one
+  const declared = (item: HostAccessItem) => items.some((o) => !o.viaHostNetwork && o.container === item.container && o.detail === item.detail);
+  return items.filter((item) => !item.viaHostNetwork || !declared(item));
 }
 
 /** capability: one item per container and added capability, normalised (`CAP_NET_ADMIN` and `net_admin` are `NET_ADMIN`). */
 function detectCapabilities(view: PodSpecView): HostAccessItem[] {
   const items: HostAccessItem[] = [];
+  const hostNamespaces = ['hostNetwork', 'hostPID', 'hostIPC'].filter((ns) => view.spec[ns] === true);
   for (const c of view.containers) {
     const caps = object(c.sc.capabilities, `${containerPath(c)}.securityContext.capabilities`);
     const added = new Set(list(caps?.add, `${containerPath(c)}.securityContext.capabilities.add`).map((cap) => capabilityDetail(String(cap))));
-    for (const cap of added) items.push({ type: HostAccessType.CAPABILITY, detail: cap, container: c.name });
+    for (const cap of added) items.push({ type: HostAccessType.CAPABILITY, detail: cap, container: c.name, hostNamespaces });
   }
   return items;
+}
+
+/** hostProcess: one item per container that is a Windows HostProcess container (its own setting, else the pod's). */
+function detectHostProcess(view: PodSpecView): HostAccessItem[] {
+  return view.containers.filter((c) => isHostProcess(c, view.podSecurityContext)).map((c) => dropUndefined({
+    type: HostAccessType.HOST_PROCESS,
+    detail: c.name,
+    container: c.name,
+    runAsUserName: windowsUserOf(c, view.podSecurityContext),
+  }));
+}
+
+/** the risk of a HostProcess container, in words true of the user it runs as. */
+function hostProcessRisk(item: HostAccessItem): HostRiskAssessment {
+  const user = item.runAsUserName;
+  const system = user !== undefined && user.toUpperCase() === 'NT AUTHORITY\\SYSTEM';
+  const as = user === undefined ? 'as the user its image names' : `as ${user}`;
+  return {
+    risk: RiskLevel.CRITICAL,
+    attackerGains: `runs as a process on the Windows node itself, outside any container, ${as}, with the node's network and file system` +
+      (system ? ': SYSTEM is full control of the node (every file, process and credential, the kubelet\'s included)'
+        : ': whatever that user may do on the node, which for SYSTEM or an administrator is everything'),
+    saferAlternative: 'run the agent as a regular Windows container; where a HostProcess container is needed (installing a driver or a service), ' +
+      'keep it to that step and run it as NT AUTHORITY\\LOCAL SERVICE or a dedicated local user rather than SYSTEM',
+  };
 }
 
 // ---------------------------------------------------------------------------------------------- the descriptors
@@ -260,7 +323,7 @@ const DESCRIPTORS = {
     },
     assess: (item) => {
       const { path, readOnly } = pathAndMode(item);
-      const assessment = pathRisk(path, readOnly);
+      const assessment = pathRisk(path, readOnly, { type: item.hostPathType, initOnly: item.onlyInitContainers === true });
       if (item.mountPropagation !== 'Bidirectional') return assessment;
       // a hostPath mounted with Bidirectional propagation is the riskier of the path and the propagation.
       const propagation = mountPropagationRisk('Bidirectional');
@@ -298,15 +361,17 @@ const DESCRIPTORS = {
   [HostAccessType.HOST_PORT]: {
     type: HostAccessType.HOST_PORT,
     scope: 'container',
-    grantedBy: 'ports[].hostPort of a container',
+    grantedBy: 'ports[].hostPort of a container; with spec.hostNetwork: true, every container port',
     detailFormat: 'port and protocol: "9100/TCP"',
     detect: detectHostPorts,
-    describe: (ref) => `${ref.type} ${ref.detail}`,
-    label: (ref) => `${ref.type} ${ref.detail}`,
+    describe: (ref) => `${ref.type} ${ref.detail}${(ref as HostAccessItem).viaHostNetwork ? ' (a container port on the host network)' : ''}`,
+    label: (ref) => `${ref.type} ${ref.detail}${(ref as HostAccessItem).viaHostNetwork ? ' (through hostNetwork)' : ''}`,
     field: (item, podSpec) => containerFieldOf(podSpec, item.container, 'ports'),
-    assess: (item) => hostPortRisk(item.port ?? Number(/^(\d+)/.exec(item.detail)?.[1])),
-    reasonRequired: () => true,
-    podSecurityCheck: () => PodSecurityCheck.HOST_PORTS,
+    assess: (item) => hostPortRisk(item.port ?? Number(/^(\d+)/.exec(item.detail)?.[1]), item.viaHostNetwork === true),
+    // a port reached through hostNetwork is explained by the hostNetwork's reason: it is the cause, and has its own item
+    reasonRequired: (item) => item.viaHostNetwork !== true,
+    // Pod Security judges the declared hostPort field; a port reached through hostNetwork fails hostNamespaces instead
+    podSecurityCheck: (ref) => ((ref as HostAccessItem).viaHostNetwork ? undefined : PodSecurityCheck.HOST_PORTS),
   },
   [HostAccessType.PRIVILEGED]: containerFlag(
     HostAccessType.PRIVILEGED, 'securityContext.privileged: true on a container', 'privileged', 'securityContext.privileged',
@@ -320,6 +385,25 @@ const DESCRIPTORS = {
     (c) => c.sc.privileged === true,
     PodSecurityCheck.PRIVILEGED,
   ),
+  [HostAccessType.HOST_PROCESS]: {
+    type: HostAccessType.HOST_PROCESS,
+    scope: 'container',
+    grantedBy: 'securityContext.windowsOptions.hostProcess: true on a container, or on the pod for all its containers',
+    detailFormat: 'the container name',
+    detect: detectHostProcess,
+    describe: () => 'hostProcess (a Windows HostProcess container)',
+    label: () => HostAccessType.HOST_PROCESS,
+    field: (item, podSpec) => {
+      const c = containersOf(podSpec).find((ref) => ref.name === item.container);
+      const own = c ? object(c.sc.windowsOptions, `spec.${containerField(c)}.securityContext.windowsOptions`) : undefined;
+      return c && own?.hostProcess !== undefined && own?.hostProcess !== null
+        ? `${containerField(c)}.securityContext.windowsOptions.hostProcess`
+        : 'securityContext.windowsOptions.hostProcess';
+    },
+    assess: hostProcessRisk,
+    reasonRequired: () => true,
+    podSecurityCheck: () => PodSecurityCheck.WINDOWS_HOST_PROCESS,
+  },
   [HostAccessType.CAPABILITY]: {
     type: HostAccessType.CAPABILITY,
     scope: 'container',
@@ -329,7 +413,7 @@ const DESCRIPTORS = {
     describe: (ref) => `${ref.type} ${ref.detail}`,
     label: (ref) => `${ref.type} ${ref.detail}`,
     field: (item, podSpec) => containerFieldOf(podSpec, item.container, 'securityContext.capabilities.add'),
-    assess: (item) => capabilityRisk(capabilityDetail(String(item.detail))),
+    assess: (item) => capabilityRisk(capabilityDetail(String(item.detail)), item.hostNamespaces),
     reasonRequired: () => true,
     podSecurityCheck: (ref) => (BASELINE_CAPABILITIES.has(ref.detail) ? undefined : PodSecurityCheck.CAPABILITIES_BASELINE),
   },
@@ -343,8 +427,9 @@ const DESCRIPTORS = {
         'happens as root, and root-only files on host mounts are readable',
       saferAlternative: 'set runAsNonRoot: true and a non-zero runAsUser, and grant the specific capability the agent needs instead of root',
     },
-    // runAsNonRoot: true with no runAsUser is not root: the kubelet refuses to start an image whose user is root.
-    (c, view) => mayRunAsRoot(view.podSecurityContext, c.sc),
+    // runAsNonRoot: true with no runAsUser is not root: the kubelet refuses to start an image whose user is root. Windows
+    // pods have no UIDs (a HostProcess container runs as the Windows user it names: see hostProcess).
+    (c, view) => !view.windows && mayRunAsRoot(view.podSecurityContext, c.sc),
     undefined,
   ),
 } satisfies { [type in HostAccessType]: HostPrivilegeDescriptor };

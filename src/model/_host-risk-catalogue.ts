@@ -1,54 +1,138 @@
 /**
- * Internal: the host-access risk catalogue as data: host paths by path and writability, and capabilities.
+ * Internal: the host-path part of the host-access risk catalogue, as data.
  *
+ * A path is judged by what it is, never by its parent: an entry's text holds for the entry's own path, and for a path
+ * below it only when the entry says so. An entry either has no `below` (its text is true of everything below it: a
+ * directory of programs, a home directory, the etcd data), or a `below` rule that judges a path below it which has no
+ * entry of its own (a program's own runtime directory under /run, a program's own logs under /var/log, one CSI driver's
+ * socket directory). Name rules (a runtime socket, a kubeconfig, wherever they are) come before the `below` rules.
+ *
+ * Texts and advice may depend on how the path is mounted (`PathUse`): advice already applied is never given.
  * Risk levels are written as the string values of `RiskLevel` so that this file need not import host-risk.ts.
  */
 
 export type Risk = 'low' | 'medium' | 'high' | 'critical';
 
+/** how a host path is mounted, as far as the texts depend on it. */
+export interface PathUse {
+  /** the path as written, normalised (`/var/run/antrea`, not `/run/antrea`). */
+  readonly path: string;
+  /** whether every mount of it is read-only. */
+  readonly readOnly: boolean;
+  /** `hostPath.type`, when set. */
+  readonly type?: string;
+  /** whether only init containers that run to completion write it (read it, for a read-only path). */
+  readonly initOnly?: boolean;
+}
+
+/** a path below an entry that has no entry of its own. */
+export interface BelowUse extends PathUse {
+  /** the entry's path, written as the mounted path writes it (`/var/run` for `/run` when the path is under /var/run). */
+  readonly parent: string;
+  /** the path's segments below the entry: `['antrea']` for /var/run/antrea under /run. */
+  readonly rest: string[];
+}
+
+export type Text = string | ((use: PathUse) => string);
+
 export interface RiskText {
   readonly risk: Risk;
-  readonly gains: string;
+  readonly gains: Text;
 }
 
-export interface PathEntry {
-  /** normalised host path (or a Windows named pipe). */
-  readonly path: string;
+/** advice: one text, one per mode, or a function of the use. */
+export type Advice = string | { readonly readOnly: string; readonly readWrite: string } | ((use: PathUse) => string);
+
+export interface PathJudgement {
   readonly readOnly: RiskText;
   readonly readWrite: RiskText;
-  readonly alternative: string;
-  /** what applies to a subdirectory of `path` that has no entry of its own. */
-  readonly below?: { readonly readOnly: RiskText; readonly readWrite: RiskText; readonly alternative: string };
+  readonly alternative: Advice;
 }
 
-export interface Assessment {
-  readonly risk: Risk;
-  readonly gains: string;
-  readonly alternative: string;
+export interface PathEntry extends PathJudgement {
+  /** normalised host path (or a Windows named pipe). */
+  readonly path: string;
+  /** for a container runtime's API socket or named pipe: the runtime's name. */
+  readonly runtime?: string;
+  /** how a path below `path` without an entry of its own is judged; without it, exactly as `path`. */
+  readonly below?: (use: BelowUse) => PathJudgement;
 }
 
 const CONNECT_NOTE = 'a read-only mount does not stop a process from connecting to a socket';
 
-function runtimeSocket(path: string, runtime: string): PathEntry {
-  const gains = `talks to the ${runtime} API through its socket (${CONNECT_NOTE}): starts a privileged container with the node's root ` +
-    'filesystem mounted, which is root on the node, and reads, stops or execs into every container on it';
-  return {
-    path,
-    readOnly: { risk: 'critical', gains },
-    readWrite: { risk: 'critical', gains },
-    alternative: 'do not mount a container runtime socket: read container logs from /var/log/pods read-only, and container metadata ' +
-      'from the kubelet or the API server with a ServiceAccount limited by RBAC',
+function judgement(readOnly: [Risk, Text], readWrite: [Risk, Text], alternative: Advice): PathJudgement {
+  return { readOnly: { risk: readOnly[0], gains: readOnly[1] }, readWrite: { risk: readWrite[0], gains: readWrite[1] }, alternative };
+}
+
+function entry(
+  path: string, readOnly: [Risk, Text], readWrite: [Risk, Text], alternative: Advice, below?: (use: BelowUse) => PathJudgement,
+): PathEntry {
+  const e: PathEntry = { path, ...judgement(readOnly, readWrite, alternative) };
+  return below ? { ...e, below } : e;
+}
+
+/** advice for a single file: read-only, typed File; nothing when that is how it is mounted. */
+function fileAdvice(more = ''): (use: PathUse) => string {
+  return (use) => {
+    const typed = use.type === 'File' || use.type === 'FileOrCreate';
+    if (use.readOnly && typed) return `nothing narrower: the single file, read-only, typed ${use.type}${more}`;
+    if (use.readOnly) return `set type File, so that the kubelet checks it is a file${more}`;
+    return `mount read-only${typed ? '' : ' with type File'}${more}`;
   };
 }
 
-function entry(path: string, readOnly: [Risk, string], readWrite: [Risk, string], alternative: string): PathEntry {
-  return { path, readOnly: { risk: readOnly[0], gains: readOnly[1] }, readWrite: { risk: readWrite[0], gains: readWrite[1] }, alternative };
+/** `ro` for a read-only mount, `rw` otherwise. */
+function byMode(ro: string, rw: string): Advice {
+  return { readOnly: ro, readWrite: rw };
 }
 
-const ENGINE_STORE = (path: string) => entry(path,
-  ['high', 'reads every container\'s filesystem and image layers on the node, with any secret baked into them'],
+const READ_ONLY_IS_ENOUGH = 'nothing narrower: read-only is what reading it needs';
+
+// ---------------------------------------------------------------------------------------------- runtime sockets
+
+const RUNTIME_SOCKET_ADVICE = 'do not mount a container runtime socket: read container logs from /var/log/pods read-only, and container metadata ' +
+  'from the kubelet or the API server with a ServiceAccount limited by RBAC';
+
+function runtimeSocketText(runtime: string, note?: string): string {
+  return `talks to the ${runtime} API through its socket (${note ? `${note}; ` : ''}${CONNECT_NOTE}): starts a privileged container with the ` +
+    'node\'s root filesystem mounted, which is root on the node, and reads, stops or execs into every container it runs';
+}
+
+function runtimeSocket(path: string, runtime: string, note?: string): PathEntry {
+  const gains = runtimeSocketText(runtime, note);
+  return { path, runtime, readOnly: { risk: 'critical', gains }, readWrite: { risk: 'critical', gains }, alternative: RUNTIME_SOCKET_ADVICE };
+}
+
+/** a container runtime's runtime directory: its socket, found below it, makes it critical. */
+function runtimeDir(path: string, runtime: string): PathEntry {
+  return entry(path,
+    ['medium', `reads the runtime state of ${runtime}`],
+    ['critical', `replaces the sockets and runtime state of ${runtime}`],
+    RUNTIME_SOCKET_ADVICE);
+}
+
+/** the socket file names the big runtimes use: a socket so named is recognised wherever it is. */
+export const RUNTIME_SOCKET_NAMES: { [name: string]: string } = {
+  'containerd.sock': 'containerd',
+  'docker.sock': 'Docker Engine',
+  'crio.sock': 'CRI-O',
+  'cri-dockerd.sock': 'cri-dockerd',
+  'dockershim.sock': 'dockershim',
+  'podman.sock': 'Podman',
+};
+
+// ---------------------------------------------------------------------------------------------- shared texts
+
+const ENGINE_STORE = (path: string, runtime: string, parts = true) => entry(path,
+  ['high', `reads every container's filesystem and image layers that ${runtime} keeps, with any secret baked into them or written there`],
   ['critical', 'rewrites images and running containers\' filesystems: code execution in any pod on the node, privileged ones included'],
-  'read container logs from /var/log/pods read-only instead; never mount the runtime\'s storage');
+  'read container logs from /var/log/pods read-only instead; never mount the runtime\'s storage',
+  // below the store's root, a directory this catalogue does not know is only a part of the storage
+  parts ? (use) => judgement(
+    ['medium', `reads ${use.path}, part of ${runtime}'s storage: what it holds decides the risk`],
+    ['high', `tampers with ${use.path}, part of ${runtime}'s storage, which the runtime trusts when it starts containers`],
+    'never mount the runtime\'s storage; read container logs from /var/log/pods read-only',
+  ) : undefined);
 
 const SYSTEM_BINARIES = (path: string) => entry(path,
   ['low', 'reads the node\'s programs and libraries (their versions tell which exploits apply)'],
@@ -58,9 +142,7 @@ const SYSTEM_BINARIES = (path: string) => entry(path,
 const CA_STORE = (path: string) => entry(path,
   ['low', 'reads the node\'s trusted CA certificates, which are public'],
   ['high', 'adds a certificate authority the node trusts: intercepts the TLS traffic of host processes, image pulls included'],
-  'mount read-only; better, ship the CA bundle in the image or a ConfigMap');
-
-const SINGLE_FILE = 'mount read-only with type File';
+  byMode('ship the CA bundle in the image or a ConfigMap instead', 'mount read-only; better, ship the CA bundle in the image or a ConfigMap'));
 
 const HOME = (path: string, whose: string) => entry(path,
   ['high', `reads ${whose} SSH keys, shell history and cloud or kubectl credentials`],
@@ -70,7 +152,8 @@ const HOME = (path: string, whose: string) => entry(path,
 const KERNEL_MODULES = (path: string) => entry(path,
   ['low', 'reads the installed kernel modules, which tell the exact kernel version'],
   ['critical', 'replaces kernel modules that the node loads: kernel code execution'],
-  'mount read-only (eBPF tools and driver loaders only read it)');
+  byMode('nothing narrower for tools that read kernel modules or build against them (eBPF tools, driver loaders); drop it if the agent does neither',
+    'mount read-only (eBPF tools and driver loaders only read it)'));
 
 const TEMP = (path: string) => entry(path,
   ['low', 'reads temporary files of host processes'],
@@ -78,9 +161,17 @@ const TEMP = (path: string) => entry(path,
   'use an emptyDir for scratch space');
 
 const DATA = (path: string) => entry(path,
-  ['medium', 'reads the data volumes and files that host services keep there'],
-  ['high', 'tampers with the data that host services keep there'],
-  'use a PersistentVolume for data, or mount only the subdirectory needed, read-only');
+  ['medium', `reads the file systems mounted under ${path}: data disks and the files host services keep there`],
+  ['high', `tampers with the file systems mounted under ${path} and the data host services keep there`],
+  'mount only the directory the agent needs, read-only unless it must write there',
+  (use) => judgement(
+    ['medium', `reads what is mounted at ${use.path}: for a local volume provisioner's discovery directory, the local disks of PersistentVolumes ` +
+      'with the data of the pods bound to them'],
+    ['high', `changes what is mounted at ${use.path}: for a local volume provisioner's discovery directory, the local disks of PersistentVolumes ` +
+      'with the data of the pods bound to them'],
+    byMode(`nothing narrower: ${use.path} is one directory, mounted read-only`,
+      'mount it read-only unless the agent must write there (a local volume provisioner cleans released volumes in its discovery directory)'),
+  ));
 
 const SHADOW = (path: string) => entry(path,
   ['high', 'reads the password hashes of the node\'s users, to crack offline'],
@@ -90,21 +181,175 @@ const SHADOW = (path: string) => entry(path,
 const USERS = (path: string) => entry(path,
   ['low', 'reads user and group names, which are not secret'],
   ['critical', 'adds a user with UID 0 or changes group membership: root on the node'],
-  SINGLE_FILE);
+  fileAdvice());
 
 const NAME_RESOLUTION = (path: string) => entry(path,
   ['low', 'reads the node\'s name resolution settings'],
   ['high', 'redirects the node\'s name resolution (the registry, the API server) to an attacker'],
-  `${SINGLE_FILE}, or rely on the pod's own DNS (dnsPolicy)`);
+  fileAdvice(', or rely on the pod\'s own DNS (dnsPolicy)'));
 
 const KERNEL_DEBUG = (path: string) => entry(path,
   ['medium', 'reads kernel internals: addresses that defeat KASLR and tracing data of every process'],
   ['critical', 'turns on kernel tracing and changes kernel debugging knobs: observes and disrupts every process on the node'],
   'use eBPF with CAP_BPF and CAP_PERFMON instead of debugfs or tracefs');
 
+const ROOT_CONFIG = (path: string, what: string) => entry(path,
+  ['medium', `reads ${what}`],
+  ['critical', `changes ${what}, which runs as root: root on the node`],
+  'do not mount it');
+
+const KUBECONFIG_ADVICE = (use: PathUse) => `${fileAdvice()(use)}; better, use the pod's own ServiceAccount token (projected, short-lived, limited by RBAC)`;
+
+/** a kubeconfig file: the API credentials of whoever it names. */
+function kubeconfig(path: string, whose: string, risk: Risk): PathJudgement {
+  return judgement(
+    [risk, `reads the kubeconfig ${path}, ${whose}: acts on the API server as that identity, with its RBAC`],
+    [risk === 'critical' ? 'critical' : 'high', `replaces the kubeconfig ${path}, ${whose}: the programs that read it then talk to an API server or ` +
+      'as an identity the attacker chose'],
+    KUBECONFIG_ADVICE);
+}
+
+/** kubeadm's kubeconfigs in /etc/kubernetes, by file name. */
+const KUBEADM_CONFS: { [file: string]: [string, Risk] } = {
+  'admin.conf': ['cluster-admin credentials on control-plane nodes', 'critical'],
+  'super-admin.conf': ['credentials in group system:masters on control-plane nodes, which RBAC cannot limit', 'critical'],
+  'controller-manager.conf': ['the controller manager\'s credentials, which mint tokens for every ServiceAccount', 'critical'],
+  'scheduler.conf': ['the scheduler\'s credentials', 'high'],
+  'kubelet.conf': ['the kubelet\'s credentials: the node\'s identity', 'high'],
+  'bootstrap-kubelet.conf': ['a bootstrap token that joins nodes to the cluster', 'high'],
+};
+
+// ---------------------------------------------------------------------------------------------- below rules
+
+/** a program's own runtime directory under /run, or the cgroup2 hierarchy a program mounts there. */
+function belowRun(use: BelowUse): PathJudgement {
+  if (use.rest.some((s) => /^cgroup(v2|2|fs)?$/i.test(s))) {
+    return judgement(
+      ['low', `reads the resource usage and limits of every container and host service in the cgroup (v2) hierarchy that a program mounts at ${use.path}`],
+      ['high', 'changes the resource limits (memory.max, cpu.max, pids.max) of every container and host service through the cgroup (v2) hierarchy ' +
+        `mounted at ${use.path}: starves or kills them (cgroup v2 has no release_agent)`],
+      byMode('nothing narrower: read-only is what reading cgroups needs', 'mount read-only unless the agent attaches BPF programs to cgroups'),
+    );
+  }
+  const owner = `${use.parent}/${use.rest[0]}`;
+  const own = 'its own PID, state and socket files, not other host services\'';
+  const whose = use.rest.length === 1 ? `one program's own runtime directory (${own})`
+    : `inside ${owner}, the runtime directory of one program (${own})`;
+  return judgement(
+    ['low', `reads ${use.path}, ${whose}; ${CONNECT_NOTE}, so it can also call the sockets that program serves there`],
+    ['medium', `replaces the files and sockets in ${use.path}, ${whose}: disrupts or impersonates that program (if it is this agent's own directory, ` +
+      'only the agent itself)'],
+    byMode(`nothing narrower: ${use.path} is one program's own runtime directory, mounted read-only`,
+      `keep ${use.path} to the program that owns it, and mount it read-only in containers that only read it`),
+  );
+}
+
+function belowVarLog(use: BelowUse): PathJudgement {
+  const whose = use.rest.length === 1 ? 'the logs one program writes there (not other pods\' or host services\')'
+    : `logs that the program keeping ${use.parent}/${use.rest[0]} writes there (not other pods' or host services')`;
+  return judgement(
+    ['low', `reads ${use.path}: ${whose}`],
+    ['medium', `erases or forges ${use.path}: ${whose}; and plants symlinks there that the kubelet follows when it serves /var/log to API ` +
+      'clients with nodes/log or nodes/proxy rights'],
+    byMode(`nothing narrower: ${use.path} is one program's log directory, mounted read-only`,
+      `keep ${use.path} to the program that writes it, and mount it read-only in containers that only read it`),
+  );
+}
+
+function belowVarLib(use: BelowUse): PathJudgement {
+  const own = use.type === 'DirectoryOrCreate' || use.type === 'Directory';
+  return judgement(
+    ['low', `reads ${use.path}, the state of the host service or agent that keeps it`],
+    ['medium', `tampers with ${use.path}, the state of the host service or agent that keeps it; if the directory is the agent's own, only with the agent's state`],
+    byMode(`nothing narrower: ${use.path} is one program's state directory, mounted read-only`,
+      own ? `keep ${use.path} for this agent alone, and mount it read-only in containers that only read it`
+        : `keep ${use.path} for this agent alone (type DirectoryOrCreate), and mount it read-only in containers that only read it`),
+  );
+}
+
+function belowEtcKubernetes(use: BelowUse): PathJudgement {
+  const first = use.rest[0];
+  if (use.rest.length === 1 && Object.prototype.hasOwnProperty.call(KUBEADM_CONFS, first)) {
+    const [whose, risk] = KUBEADM_CONFS[first];
+    return kubeconfig(use.path, whose, risk);
+  }
+  if (use.rest.length === 1 && first.endsWith('.conf')) return kubeconfig(use.path, 'a kubeconfig of a node component', 'high');
+  const what = `${use.path}, a subdirectory of /etc/kubernetes that one component keeps (not the static pod manifests, the kubeconfigs or pki/)`;
+  return judgement(
+    ['medium', `reads ${what}: its configuration and sockets`],
+    ['high', `rewrites ${what}: its configuration and sockets, subverting that component`],
+    byMode(`nothing narrower: ${use.path} is one component's directory, mounted read-only`,
+      `keep ${use.path} to the component that owns it, and mount it read-only in containers that only read it`),
+  );
+}
+
+function belowKubeletPlugins(use: BelowUse): PathJudgement {
+  const driver = use.rest[0];
+  const what = `the socket directory of the CSI driver ${driver} (one driver's, not other drivers')`;
+  return judgement(
+    ['medium', `talks to the socket in ${what} (${CONNECT_NOTE}): asks that driver to mount or unmount its volumes`],
+    ['high', `replaces the socket in ${what}: receives the kubelet's calls for that driver's volumes, with any secrets they carry; for the ` +
+      'driver\'s own node plugin this is what it does anyway'],
+    `nothing narrower: ${use.parent}/${driver} is one driver's own directory; mount it only in that driver's node plugin containers (the driver, its ` +
+      'registrar and liveness probe)',
+  );
+}
+
+function belowProc(use: BelowUse): PathJudgement {
+  const first = use.rest[0];
+  if (/^\d+$/.test(first)) {
+    const which = first === '1' ? 'the host\'s init process (PID 1)' : `the host process with PID ${first}, or whatever process has that PID now`;
+    return judgement(
+      ['high', `reads ${use.path}, the /proc entry of ${which}: its command line and, with ptrace access (SYS_PTRACE or privileged), its ` +
+        'environment and, through its root link, the host\'s filesystem'],
+      ['critical', `writes ${use.path}, the /proc entry of ${which}: its memory and settings, with ptrace access root on the node`],
+      'do not mount a process\'s /proc entry; read what the agent needs through /proc read-only, or the kubelet\'s metrics');
+  }
+  return judgement(
+    ['low', `reads ${use.path}, kernel information /proc exposes for the whole node (no process's own data)`],
+    ['high', `writes ${use.path}, a kernel interface of the whole node (writable ones such as /proc/sysrq-trigger reboot or crash it)`],
+    byMode(READ_ONLY_IS_ENOUGH, 'mount read-only'));
+}
+
+function belowSys(use: BelowUse): PathJudgement {
+  return judgement(
+    ['low', `reads ${use.path}: hardware, driver and kernel information of the node`],
+    ['high', `changes the kernel, driver or device settings under ${use.path}: disrupts the node's hardware and drivers`],
+    byMode(READ_ONLY_IS_ENOUGH, 'mount read-only (reading metrics needs no more)'));
+}
+
+function belowDev(use: BelowUse): PathJudgement {
+  return judgement(
+    ['medium', `gets the device node ${use.path}; a privileged container (or one the device cgroup allows) opens it`],
+    ['high', `gets the device node ${use.path} and can replace it; a privileged container (or one the device cgroup allows) writes the device`],
+    'expose the device through a device plugin rather than a host path');
+}
+
+function belowEtc(use: BelowUse): PathJudgement {
+  return judgement(
+    ['medium', `reads ${use.path}, configuration of host software (configuration can hold credentials)`],
+    ['high', `rewrites ${use.path}, configuration that host software reads: what reads it decides the harm, root on the node if a root service runs ` +
+      'what it configures'],
+    (u) => {
+      if (!u.readOnly) return 'mount read-only; if the agent writes configuration of its own, give it a directory of its own';
+      if (u.type === 'File' || u.type === 'FileOrCreate') return `nothing narrower: the single file, read-only, typed ${u.type}`;
+      if (u.type === 'Directory' || u.type === 'DirectoryOrCreate') return 'mount only the files the agent reads, each with type File';
+      return 'set a type (File or Directory), so that the kubelet checks what it mounts';
+    });
+}
+
+function belowGeneric(what: string): (use: BelowUse) => PathJudgement {
+  return (use) => judgement(
+    ['medium', `reads ${use.path}, ${what}: what is in it decides the risk`],
+    ['high', `writes ${use.path}, ${what}: any host software that reads it can be subverted`],
+    byMode(`nothing narrower: ${use.path} is mounted read-only`, 'mount it read-only with a type (Directory or File); if the agent must write, give it a directory of its own'));
+}
+
+// ---------------------------------------------------------------------------------------------- the catalogue
+
 /**
- * The catalogue. Order matters only to choose which descendant to name when a directory contains
- * something riskier than itself: the first of the riskiest in this order.
+ * The catalogue. Order matters only to choose which descendant to name when a directory contains something riskier
+ * than itself: the first of the riskiest in this order.
  */
 export const PATH_CATALOGUE: PathEntry[] = [
   // container runtime sockets: critical even read-only
@@ -112,12 +357,31 @@ export const PATH_CATALOGUE: PathEntry[] = [
   runtimeSocket('/run/docker.sock', 'Docker Engine'),
   runtimeSocket('/run/crio/crio.sock', 'CRI-O'),
   runtimeSocket('/run/cri-dockerd.sock', 'cri-dockerd'),
-  runtimeSocket('/run/dockershim.sock', 'dockershim'),
+  runtimeSocket('/run/dockershim.sock', 'dockershim', 'on older Bottlerocket releases, the CRI socket of its containerd'),
   runtimeSocket('/run/podman/podman.sock', 'Podman'),
-  runtimeSocket('/run/k3s/containerd/containerd.sock', 'k3s containerd'),
+  runtimeSocket('/run/k3s/containerd/containerd.sock', 'k3s (and RKE2) containerd'),
+  runtimeSocket('/run/k0s/containerd.sock', 'k0s containerd'),
+  runtimeSocket('/run/host-containerd/containerd.sock', 'Bottlerocket host containerd', 'it runs the host containers, admin and control among them'),
+  runtimeSocket('/run/docker/containerd/containerd.sock', 'Docker Engine\'s containerd'),
   runtimeSocket('/var/snap/microk8s/common/run/containerd.sock', 'MicroK8s containerd'),
   runtimeSocket('\\\\.\\pipe\\containerd-containerd', 'containerd (Windows named pipe)'),
   runtimeSocket('\\\\.\\pipe\\docker_engine', 'Docker Engine (Windows named pipe)'),
+
+  // the runtimes' own runtime directories
+  entry('/run/containerd',
+    ['high', 'reads containerd\'s runtime state: every running container\'s bundle (config.json, with the environment variables that carry secrets)'],
+    ['critical', 'replaces containerd\'s and its shims\' sockets and the bundles of running containers'],
+    RUNTIME_SOCKET_ADVICE),
+  entry('/run/containers',
+    ['high', 'reads the runtime state of CRI-O and Podman: every running container\'s bundle (config.json, with the environment variables that carry secrets)'],
+    ['critical', 'replaces the runtime state and bundles of running containers'],
+    RUNTIME_SOCKET_ADVICE),
+  runtimeDir('/run/crio', 'CRI-O'),
+  runtimeDir('/run/k3s', 'k3s (its containerd among it)'),
+  runtimeDir('/run/k0s', 'k0s (its containerd among it)'),
+  runtimeDir('/run/host-containerd', 'Bottlerocket\'s host containerd'),
+  runtimeDir('/run/docker', 'Docker Engine'),
+  runtimeDir('/run/podman', 'Podman'),
 
   // cluster state and credentials
   entry('/var/lib/etcd',
@@ -125,9 +389,28 @@ export const PATH_CATALOGUE: PathEntry[] = [
     ['critical', 'rewrites the cluster state: any object, any RBAC binding'],
     'never mount it; back etcd up with etcdctl snapshot from the control plane'),
   entry('/etc/kubernetes',
-    ['critical', 'reads the kubelet\'s credentials and, on control-plane nodes, admin.conf and the cluster CA private key: control of the whole cluster'],
+    ['critical', 'reads the kubeconfigs in it (the kubelet\'s; on control-plane nodes admin.conf) and, on control-plane nodes, the cluster CA and ' +
+      'service-account signing keys: control of the whole cluster'],
     ['critical', 'also writes static pod manifests (/etc/kubernetes/manifests) that the kubelet runs with any privilege, and replaces cluster certificates'],
-    'do not mount Kubernetes configuration; talk to the API server with a ServiceAccount limited by RBAC'),
+    'do not mount Kubernetes configuration; talk to the API server with a ServiceAccount limited by RBAC',
+    belowEtcKubernetes),
+  entry('/etc/kubernetes/manifests',
+    ['medium', 'reads the static pod manifests: the control plane\'s commands, flags and file locations on control-plane nodes'],
+    ['critical', 'writes static pod manifests that the kubelet runs with any privilege, host paths and host namespaces: root on the node, and on ' +
+      'control-plane nodes control of the cluster'],
+    'never mount it'),
+  entry('/etc/kubernetes/pki',
+    ['critical', 'reads the cluster CA key, the service-account signing key (sa.key) and the etcd CA on control-plane nodes (usually only ca.crt on ' +
+      'workers): control of the whole cluster'],
+    ['critical', 'replaces the cluster\'s certificates and keys on control-plane nodes: control of the whole cluster'],
+    'never mount it; read the cluster CA from the kube-root-ca.crt ConfigMap'),
+  entry('/etc/kubernetes/node-feature-discovery',
+    ['low', 'reads the local feature files and hooks of Node Feature Discovery'],
+    ['medium', 'writes Node Feature Discovery\'s local feature files (features.d), which nfd-worker publishes as labels of this node: draws or ' +
+      'repels the workloads that select those labels'],
+    (use) => (use.readOnly ? READ_ONLY_IS_ENOUGH
+      : /\/features\.d$/.test(use.path) ? 'nothing narrower: features.d is the one directory that feature files go to; mount it only in the agent that publishes features'
+        : 'mount only features.d, and only in the agent that publishes features through it')),
   entry('/var/lib/rancher/k3s/server',
     ['critical', 'reads the k3s datastore and server token: joins nodes to the cluster and reads every Secret'],
     ['critical', 'rewrites the k3s datastore and certificates: control of the whole cluster'],
@@ -138,6 +421,10 @@ export const PATH_CATALOGUE: PathEntry[] = [
     ['critical', `talks to systemd and other root services over the D-Bus system bus (${CONNECT_NOTE}): starts units and reboots the node, as root`],
     ['critical', `talks to systemd and other root services over the D-Bus system bus (${CONNECT_NOTE}): starts units and reboots the node, as root`],
     'do not mount it; read what the agent needs from files, read-only'),
+  entry('/run/dbus',
+    ['medium', 'reads the D-Bus system bus\'s runtime directory'],
+    ['critical', 'replaces the D-Bus system bus socket that root services use'],
+    'do not mount it; read what the agent needs from files, read-only'),
   entry('/run/systemd/private',
     ['critical', `controls systemd through its private socket (${CONNECT_NOTE}): runs any command as root on the node`],
     ['critical', `controls systemd through its private socket (${CONNECT_NOTE}): runs any command as root on the node`],
@@ -147,11 +434,14 @@ export const PATH_CATALOGUE: PathEntry[] = [
   entry('/',
     ['high', 'reads every file on the node: host credentials, the kubelet\'s and other pods\' secrets and service account tokens'],
     ['critical', 'rewrites any file on the node (binaries, systemd units, cron jobs, SSH keys): root on the node'],
-    'mount only the directories the agent needs, each read-only and typed (Directory, File or Socket)'),
+    byMode('mount only the directories the agent needs, each typed (Directory, File or Socket)',
+      'mount only the directories the agent needs, each read-only and typed (Directory, File or Socket)')),
   entry('/etc',
     ['high', 'reads the node\'s configuration, including password hashes (/etc/shadow) and the kubelet\'s kubeconfig and TLS material'],
     ['critical', 'adds users, sudoers rules, cron jobs or systemd units: root on the node'],
-    'mount the single file needed (e.g. /etc/os-release, /etc/machine-id) read-only with type File'),
+    byMode('mount only the files needed (e.g. /etc/os-release, /etc/machine-id), each with type File',
+      'mount the single file needed (e.g. /etc/os-release, /etc/machine-id) read-only with type File'),
+    belowEtc),
   SHADOW('/etc/shadow'),
   SHADOW('/etc/gshadow'),
   USERS('/etc/passwd'),
@@ -160,22 +450,36 @@ export const PATH_CATALOGUE: PathEntry[] = [
     ['medium', 'reads who may become root on the node'],
     ['critical', 'lets any user become root on the node'],
     'do not mount it'),
+  entry('/etc/sudoers.d',
+    ['medium', 'reads who may become root on the node'],
+    ['critical', 'lets any user become root on the node'],
+    'do not mount it'),
+  ROOT_CONFIG('/etc/systemd', 'the configuration of systemd and its units'),
+  ROOT_CONFIG('/etc/cron.d', 'the cron jobs of the node'),
+  ROOT_CONFIG('/etc/crontab', 'the node\'s system crontab'),
+  ROOT_CONFIG('/etc/containerd', 'containerd\'s configuration (the runtimes it starts for every container)'),
+  ROOT_CONFIG('/etc/crio', 'CRI-O\'s configuration (the runtimes it starts for every container)'),
+  ROOT_CONFIG('/etc/docker', 'Docker Engine\'s configuration'),
+  entry('/etc/ssh',
+    ['high', 'reads the node\'s SSH host keys: impersonates the node to SSH clients'],
+    ['critical', 'changes the SSH server\'s configuration and host keys: a login on the node'],
+    'do not mount it'),
   entry('/etc/os-release',
     ['low', 'reads the node\'s OS name and version'],
     ['medium', 'misreports the node\'s OS to every tool that reads it'],
-    SINGLE_FILE),
+    fileAdvice()),
   entry('/etc/machine-id',
     ['low', 'reads the node\'s machine ID (used to find its journal)'],
     ['medium', 'changes the node\'s identity for journald and systemd'],
-    SINGLE_FILE),
+    fileAdvice()),
   entry('/etc/localtime',
     ['low', 'reads the node\'s time zone'],
     ['medium', 'changes the time zone of every process on the node, confusing logs and schedules'],
-    SINGLE_FILE),
+    fileAdvice()),
   entry('/etc/hostname',
     ['low', 'reads the node\'s host name'],
     ['medium', 'renames the node at its next boot'],
-    SINGLE_FILE),
+    fileAdvice()),
   NAME_RESOLUTION('/etc/hosts'),
   NAME_RESOLUTION('/etc/resolv.conf'),
   CA_STORE('/etc/ssl'),
@@ -185,78 +489,137 @@ export const PATH_CATALOGUE: PathEntry[] = [
   entry('/etc/cni/net.d',
     ['medium', 'reads the node\'s pod network configuration, which can carry the CNI plugin\'s credentials'],
     ['high', 'rewrites the network configuration used for every new pod on the node: intercepts or blackholes pod traffic'],
-    'mount read-only unless the agent is the CNI plugin installing its own configuration'),
+    (use) => (use.readOnly ? READ_ONLY_IS_ENOUGH
+      : use.initOnly ? 'nothing narrower: only the install init container writes the network configuration'
+        : 'mount it read-write only where the CNI plugin writes its own configuration (best in its install init container), read-only elsewhere')),
   entry('/opt/cni/bin',
     ['low', 'reads the CNI plugin binaries'],
     ['critical', 'replaces binaries that the container runtime runs as root on the host for every new pod: root on the node'],
-    'mount it read-write only in the CNI plugin\'s install init container, never in a long-running container'),
+    (use) => (use.readOnly ? READ_ONLY_IS_ENOUGH
+      : use.initOnly ? 'nothing narrower: only the install init container writes it, as it should; pin that image by digest, since what it copies ' +
+        'runs as root for every new pod'
+        : 'mount it read-write only in the CNI plugin\'s install init container, never in a long-running container')),
   entry('/opt',
     ['low', 'reads third-party software installed on the node'],
     ['high', 'replaces third-party software that host services run'],
-    'mount only the subdirectory needed, read-only'),
+    'mount only the subdirectory needed (e.g. /opt/cni/bin for a CNI installer), read-only unless the agent installs software there',
+    (use) => judgement(
+      ['low', `reads the software installed in ${use.path}`],
+      ['high', `replaces the software installed in ${use.path}, which host services may run`],
+      byMode(READ_ONLY_IS_ENOUGH, 'mount read-only unless the agent installs that software'))),
 
   // kubelet
   entry('/var/lib/kubelet',
     ['high', 'reads the secrets, ConfigMaps and service account tokens mounted into every pod on the node, and the kubelet\'s credentials'],
     ['critical', 'tampers with other pods\' volumes and with the kubelet\'s state and credentials'],
-    'mount only the subdirectory needed, e.g. /var/lib/kubelet/plugins/<driver> for a CSI driver'),
+    'mount only the subdirectories needed: a CSI node plugin needs /var/lib/kubelet/pods (published volumes), ' +
+      '/var/lib/kubelet/plugins/kubernetes.io/csi (staged volumes) and /var/lib/kubelet/plugins/<driver> (its socket)',
+    (use) => judgement(
+      ['medium', `reads ${use.path}, part of the kubelet's state`],
+      ['high', `tampers with ${use.path}, part of the kubelet's state`],
+      byMode(READ_ONLY_IS_ENOUGH, 'mount read-only unless the agent is the component that writes it'))),
+  entry('/var/lib/kubelet/pods',
+    ['high', 'reads the volumes of every pod on the node: their Secrets, ConfigMaps and service account tokens'],
+    ['critical', 'tampers with the volumes of every pod on the node'],
+    'needed only by a CSI node plugin\'s driver container, which publishes volumes under /var/lib/kubelet/pods/<uid>/volumes; no other agent needs it'),
   entry('/var/lib/kubelet/pki',
     ['high', 'reads the kubelet\'s client and serving keys: impersonates the node to the API server'],
     ['critical', 'replaces the kubelet\'s certificates: impersonates the node and intercepts API server to kubelet traffic'],
     'do not mount it'),
+  entry('/var/lib/kubelet/config.yaml',
+    ['medium', 'reads the kubelet\'s configuration'],
+    ['critical', 'rewrites the kubelet\'s configuration (e.g. anonymous access to its API, which runs commands in every pod): root on the node at the ' +
+      'kubelet\'s next start'],
+    'do not mount it'),
+  entry('/var/lib/kubelet/seccomp',
+    ['low', 'reads the seccomp profiles that pods use'],
+    ['high', 'replaces the Localhost seccomp profiles of pods: lifts their confinement'],
+    byMode(READ_ONLY_IS_ENOUGH, 'mount read-only unless the agent installs the profiles')),
+  entry('/var/lib/kubelet/checkpoints',
+    ['high', 'reads container checkpoints: memory images of containers, with the secrets in them'],
+    ['critical', 'replaces container checkpoints that are restored as running containers'],
+    'do not mount it'),
   entry('/var/lib/kubelet/plugins',
     ['high', `talks to every CSI driver on the node through its socket (${CONNECT_NOTE}): mounts and unmounts volumes of other pods`],
-    ['high', 'replaces other CSI drivers\' sockets: intercepts volume operations on the node'],
-    'mount only the driver\'s own directory, /var/lib/kubelet/plugins/<driver>'),
+    ['high', 'replaces any CSI driver\'s socket: intercepts volume operations on the node, with the secrets they carry'],
+    'mount only the driver\'s own directory, /var/lib/kubelet/plugins/<driver>',
+    belowKubeletPlugins),
+  entry('/var/lib/kubelet/plugins/kubernetes.io',
+    ['high', 'reads the volumes the kubelet has staged for every CSI driver (kubernetes.io/csi/...): the data of every pod\'s CSI volumes on the node'],
+    ['high', 'tampers with the volumes staged for every CSI driver on the node: the data of every pod\'s CSI volumes'],
+    'needed only by a CSI node plugin that stages volumes (NodeStageVolume); no other agent needs it'),
   entry('/var/lib/kubelet/plugins_registry',
     ['medium', 'lists the plugins registered with the kubelet and talks to their registration sockets'],
     ['high', 'registers plugins with the kubelet: poses as a CSI driver or device plugin'],
-    'mount it only in a CSI node plugin or device plugin, which need it'),
+    'needed only by the container that registers a CSI driver or device plugin with the kubelet (its registrar); no other container needs it'),
   entry('/var/lib/kubelet/device-plugins',
     ['high', `talks to the kubelet's device plugin socket (${CONNECT_NOTE}): registers fake devices and receives the pods that request them`],
     ['high', 'registers fake devices with the kubelet and replaces other device plugins\' sockets'],
-    'mount it only in a device plugin, which needs it'),
+    'needed only by a device plugin; no other agent needs it'),
   entry('/var/lib/kubelet/pod-resources',
     ['medium', `lists every pod on the node with its devices and CPUs through the kubelet's pod-resources socket (${CONNECT_NOTE})`],
     ['medium', `lists every pod on the node with its devices and CPUs through the kubelet's pod-resources socket (${CONNECT_NOTE})`],
-    'mount it only in monitoring agents that report device assignments'),
+    'needed only by monitoring agents that report device assignments; no other agent needs it'),
 
   // container runtime storage
-  ENGINE_STORE('/var/lib/docker'),
-  ENGINE_STORE('/var/lib/containerd'),
-  ENGINE_STORE('/var/lib/containers'),
+  ENGINE_STORE('/var/lib/docker', 'Docker'),
+  entry('/var/lib/docker/containers',
+    ['high', 'reads every container\'s log (<id>-json.log) and configuration (config.v2.json), which holds its environment variables: the secrets ' +
+      'passed as env'],
+    ['critical', 'erases or forges container logs and rewrites container configurations, which Docker reads when it restarts a container (its ' +
+      'command, mounts and privileges): root on the node'],
+    byMode('read container logs from /var/log/pods (the kubelet\'s log files, without the configurations) instead',
+      'mount read-only; better, read container logs from /var/log/pods instead')),
+  ENGINE_STORE('/var/lib/docker/overlay2', 'Docker', false),
+  ENGINE_STORE('/var/lib/containerd', 'containerd'),
+  ENGINE_STORE('/var/lib/containers', 'CRI-O and Podman'),
   entry('/var/lib/cni',
     ['low', 'reads the IP addresses allocated to pods on the node'],
     ['medium', 'corrupts IP allocations: pods on the node lose networking'],
-    'mount only the plugin\'s own subdirectory'),
-  {
-    ...entry('/var/lib',
-      ['medium', 'reads the state of every service on the node'],
-      ['high', 'tampers with the state of every service on the node'],
-      'mount only the agent\'s own state directory, e.g. /var/lib/<agent>, with type DirectoryOrCreate'),
-    below: {
-      readOnly: { risk: 'low', gains: 'reads the state of the host service that owns this directory' },
-      readWrite: {
-        risk: 'medium',
-        gains: 'tampers with the state of the host service that owns this directory; if the directory is the agent\'s own, only with the agent\'s state',
-      },
-      alternative: 'keep the directory for this agent alone (type DirectoryOrCreate) and mount it read-only if the agent only reads it',
-    },
-  },
+    byMode(READ_ONLY_IS_ENOUGH, 'mount only the plugin\'s own subdirectory (host-local IPAM keeps /var/lib/cni/networks/<network>)')),
+  entry('/var/lib/dbus',
+    ['low', 'reads D-Bus\'s machine ID (/var/lib/dbus/machine-id)'],
+    ['medium', 'replaces D-Bus\'s machine ID, the node\'s identity for D-Bus and the journal'],
+    'mount only the file the agent reads, /var/lib/dbus/machine-id (or /etc/machine-id), read-only with type File'),
+  entry('/var/lib',
+    ['medium', 'reads the state of every service on the node'],
+    ['high', 'tampers with the state of every service on the node'],
+    'mount only the agent\'s own state directory, e.g. /var/lib/<agent>, with type DirectoryOrCreate',
+    belowVarLib),
 
   // logs
   entry('/var/log',
     ['medium', 'reads the logs of every pod and host service on the node, where tokens and personal data often leak'],
     ['high', 'erases or forges logs to hide an attack, and plants symlinks that the kubelet follows when it serves logs: reads any file on the node'],
-    'mount read-only and keep the agent\'s own state (read positions) in a directory of its own, e.g. /var/lib/<agent>'),
+    byMode('mount only the log directories the agent reads (e.g. /var/log/pods and /var/log/containers for container logs)',
+      'mount read-only and keep the agent\'s own state (read positions) in a directory of its own, e.g. /var/lib/<agent>'),
+    belowVarLog),
+  entry('/var/log/pods',
+    ['medium', 'reads the logs of every pod on the node, where tokens and personal data often leak'],
+    ['high', 'erases or forges pod logs, and replaces log files with symlinks that the kubelet follows when it serves them: reads any file on the node'],
+    byMode(READ_ONLY_IS_ENOUGH, 'mount read-only and keep the agent\'s own state (read positions) in a directory of its own, e.g. /var/lib/<agent>')),
+  entry('/var/log/containers',
+    ['medium', 'reads the logs of every pod on the node (through these links to /var/log/pods), where tokens and personal data often leak'],
+    ['high', 'replaces the links to every pod\'s logs with symlinks that readers of these logs follow'],
+    byMode(READ_ONLY_IS_ENOUGH, 'mount read-only and keep the agent\'s own state (read positions) in a directory of its own, e.g. /var/lib/<agent>')),
+  entry('/var/log/journal',
+    ['medium', 'reads the node\'s system journal: the logs of every host service, the kubelet and the container runtime among them'],
+    ['high', 'erases or forges entries of the node\'s system journal'],
+    byMode(READ_ONLY_IS_ENOUGH, 'mount read-only')),
   entry('/run/log/journal',
     ['medium', 'reads the node\'s volatile system journal'],
     ['high', 'erases or forges entries of the node\'s system journal'],
-    'mount read-only'),
+    byMode(READ_ONLY_IS_ENOUGH, 'mount read-only')),
   entry('/var/spool',
     ['medium', 'reads queued mail and scheduled jobs'],
-    ['critical', 'adds cron or at jobs that run as root: root on the node'],
-    'do not mount it'),
+    ['high', 'changes the queues of host services (mail, print, jobs)'],
+    'do not mount it',
+    (use) => judgement(
+      ['low', `reads ${use.path}, the queue of one host service`],
+      ['medium', `changes ${use.path}, the queue of one host service`],
+      'do not mount it')),
+  ROOT_CONFIG('/var/spool/cron', 'the cron and at jobs of the node\'s users and of root'),
+  ROOT_CONFIG('/var/spool/at', 'the at jobs of the node'),
   entry('/var/cache',
     ['low', 'reads cached package and application data'],
     ['medium', 'poisons caches used by host services'],
@@ -266,61 +629,125 @@ export const PATH_CATALOGUE: PathEntry[] = [
   entry('/var',
     ['medium', 'reads logs, caches and the state of every service on the node'],
     ['high', 'tampers with the logs and state of every service on the node'],
-    'mount only the subdirectory needed, read-only'),
+    byMode('mount only the subdirectory needed', 'mount only the subdirectory needed, read-only'),
+    belowGeneric('a directory under /var that this catalogue does not know')),
 
-  // /run (and /var/run, which is treated as /run)
+  // /run (and /var/run, which is treated as /run): shared locations exactly; anything else below /run is one program's own
   entry('/run',
-    ['medium', 'reads the runtime state of host services'],
+    ['medium', 'reads the runtime state of host services (their PID files, and the sockets they serve)'],
     ['critical', 'replaces the sockets and PID files of host services'],
-    'mount only the file needed, e.g. /run/xtables.lock'),
+    'mount only the program\'s own directory (e.g. /run/<program>) or file (e.g. /run/xtables.lock) that the agent needs',
+    belowRun),
   entry('/run/xtables.lock',
     ['low', 'holds the iptables lock: delays kube-proxy and CNI rule updates on the node'],
     ['low', 'holds the iptables lock: delays kube-proxy and CNI rule updates on the node'],
-    'mount it with type FileOrCreate: it is what iptables-based agents need'),
+    (use) => (use.type === 'FileOrCreate' || use.type === 'File'
+      ? `nothing to change: it is the lock that iptables-based agents share, typed ${use.type}`
+      : 'mount it with type FileOrCreate: it is what iptables-based agents need')),
   entry('/run/netns',
     ['medium', 'sees the network namespace of every pod on the node; with CAP_SYS_ADMIN it enters them'],
     ['high', 'creates or removes pod network namespaces on the node'],
-    'mount it only in the CNI plugin'),
+    'needed only by the CNI plugin and agents that enter pods\' network namespaces; no other agent needs it'),
   entry('/run/udev',
     ['low', 'reads the node\'s device database'],
     ['medium', 'misleads device management on the node'],
-    'mount read-only'),
+    byMode(READ_ONLY_IS_ENOUGH, 'mount read-only')),
   entry('/run/systemd',
     ['medium', 'reads systemd\'s runtime state'],
     ['critical', 'replaces systemd\'s sockets and runtime units'],
     'mount only the file needed, read-only'),
+  entry('/run/user',
+    ['medium', 'reads the runtime directories of users logged in to the node (their D-Bus and systemd user sockets)'],
+    ['high', 'replaces the sockets in the runtime directories of users logged in to the node'],
+    'do not mount it'),
+  entry('/run/lock',
+    ['low', 'reads the lock files that host programs share'],
+    ['medium', 'holds or removes the lock files that host programs share'],
+    'mount only the lock file the agent shares (e.g. /run/xtables.lock)'),
 
   // kernel interfaces
   entry('/proc',
-    ['high', 'reads the command line and environment of every process on the node, other containers\' secrets among them'],
+    ['high', 'reads the command line of every process on the node and, with ptrace access (SYS_PTRACE or privileged), their environment (other ' +
+      'containers\' secrets among them) and, through /proc/1/root, the host\'s filesystem'],
     ['critical', 'writes kernel settings such as /proc/sys/kernel/core_pattern, which runs a program as root on the host: root on the node'],
-    'mount read-only and only for node monitoring; prefer the kubelet\'s and the runtime\'s metrics'),
+    byMode('mount it only for node monitoring; prefer the kubelet\'s and the runtime\'s metrics',
+      'mount read-only and only for node monitoring; prefer the kubelet\'s and the runtime\'s metrics'),
+    belowProc),
+  entry('/proc/sys',
+    ['low', 'reads the kernel\'s settings'],
+    ['high', 'changes kernel settings that apply to the whole node'],
+    byMode(READ_ONLY_IS_ENOUGH, 'mount only the settings the agent changes, e.g. /proc/sys/net'),
+    (use) => judgement(
+      ['low', `reads the kernel settings under ${use.path}`],
+      ['high', `changes the kernel settings under ${use.path}, which apply to the whole node`],
+      byMode(READ_ONLY_IS_ENOUGH, 'mount read-only unless the agent manages these settings'))),
+  entry('/proc/sys/kernel',
+    ['low', 'reads kernel settings (host name, limits, address randomisation)'],
+    ['critical', 'writes kernel settings, among them core_pattern, which runs a program as root on the host when a process crashes: root on the node'],
+    byMode(READ_ONLY_IS_ENOUGH, 'mount read-only; set the kernel settings the agent needs on the node, or through the pod\'s safe sysctls')),
+  entry('/proc/sys/net',
+    ['low', 'reads the network settings of the network namespace it runs in'],
+    ['high', 'changes the network settings (IP forwarding, rp_filter, ARP, conntrack) of the network namespace it runs in (/proc/sys/net is per ' +
+      'network namespace): with hostNetwork, the node\'s, for every pod on it'],
+    byMode(READ_ONLY_IS_ENOUGH, 'mount read-only unless the agent manages the node\'s network settings (a CNI plugin)')),
+  entry('/proc/sys/vm',
+    ['low', 'reads the node\'s memory management settings'],
+    ['medium', 'changes the node\'s memory management (overcommit, swappiness, caches): destabilises every workload on it'],
+    byMode(READ_ONLY_IS_ENOUGH, 'mount read-only')),
+  entry('/proc/sys/fs',
+    ['low', 'reads the node\'s file system limits'],
+    ['medium', 'changes the node\'s file system limits (open files, inotify watches): starves other workloads'],
+    byMode(READ_ONLY_IS_ENOUGH, 'mount read-only')),
+  entry('/proc/sys/fs/binfmt_misc',
+    ['low', 'reads the registered binary formats'],
+    ['critical', 'registers a binary format whose interpreter the kernel runs for every matching program, with the program\'s privileges: root on the node'],
+    'do not mount it'),
   entry('/sys',
     ['medium', 'reads hardware, kernel and cgroup information of the node'],
-    ['critical', 'changes kernel and device settings, e.g. a uevent helper that runs as root on the host'],
-    'mount read-only (node metrics need no more)'),
+    ['critical', 'changes kernel and device settings, e.g. /sys/kernel/uevent_helper, a program the kernel runs as root on the host'],
+    byMode('mount only the subdirectories needed (e.g. /sys/class/net, /sys/fs/cgroup)', 'mount read-only (node metrics need no more)'),
+    belowSys),
   entry('/sys/fs/cgroup',
     ['low', 'reads the resource usage of every container on the node'],
-    ['critical', 'escapes to the host through a cgroup release_agent and changes any container\'s resource limits'],
-    'mount read-only'),
+    ['critical', 'changes any container\'s resource limits and, on a cgroup v1 hierarchy, escapes to the host through a release_agent'],
+    byMode(READ_ONLY_IS_ENOUGH, 'mount read-only')),
   entry('/sys/fs/bpf',
     ['medium', 'reads pinned BPF maps, which can hold network policy and connection state'],
     ['high', 'tampers with pinned BPF programs and maps: bypasses network policy enforced with eBPF'],
-    'mount it only in the eBPF-based agent that owns the pins'),
+    'needed only by the eBPF-based agent that owns the pins; no other agent needs it'),
+  entry('/sys/kernel',
+    ['low', 'reads kernel metadata (BTF type information, notes, security module state)'],
+    ['critical', 'writes kernel knobs, among them /sys/kernel/uevent_helper, a program the kernel runs as root on device events: root on the node'],
+    byMode('mount only the subdirectory needed (e.g. /sys/kernel/btf)', 'mount read-only'),
+    belowSys),
+  entry('/sys/kernel/btf',
+    ['low', 'reads the kernel\'s BTF type information, which eBPF programs are compiled against'],
+    ['low', 'reads the kernel\'s BTF type information (the kernel does not let it be written)'],
+    byMode(READ_ONLY_IS_ENOUGH, 'mount read-only')),
   KERNEL_DEBUG('/sys/kernel/debug'),
   KERNEL_DEBUG('/sys/kernel/tracing'),
   entry('/sys/kernel/security',
     ['medium', 'reads the loaded security module policies (AppArmor, SELinux, IMA)'],
     ['critical', 'replaces or unloads the AppArmor or SELinux policy of every container on the node'],
     'do not mount it'),
+  entry('/sys/module',
+    ['low', 'reads the parameters of the loaded kernel modules'],
+    ['high', 'changes the run-time parameters of loaded kernel modules (those that allow it): weakens or disrupts drivers and security modules'],
+    byMode('nothing narrower for checking which modules are loaded; mount only the module\'s own directory (/sys/module/<module>) if one is enough',
+      'mount read-only (checking a module needs no more)')),
+  entry('/sys/firmware',
+    ['medium', 'reads the firmware tables of the node (DMI, ACPI, EFI variables)'],
+    ['critical', 'writes EFI variables and firmware settings: can make the node unbootable'],
+    byMode(READ_ONLY_IS_ENOUGH, 'mount read-only')),
   entry('/dev',
     ['high', 'gets every device node of the host; with device access (privileged) it reads raw disks, bypassing file permissions'],
     ['critical', 'writes raw disks and devices: root on the node, or its destruction'],
-    'expose the one device needed through a device plugin, or mount just that device node'),
+    'expose the one device needed through a device plugin, or mount just that device node',
+    belowDev),
   entry('/dev/kmsg',
     ['medium', 'reads the kernel log (addresses, hardware errors)'],
     ['medium', 'reads the kernel log and writes fake kernel log lines'],
-    'mount read-only for node problem detection'),
+    byMode(READ_ONLY_IS_ENOUGH, 'mount read-only: reading the kernel log needs no more')),
   entry('/dev/shm',
     ['medium', 'reads the shared memory of host processes'],
     ['high', 'tampers with the shared memory of host processes'],
@@ -328,13 +755,13 @@ export const PATH_CATALOGUE: PathEntry[] = [
   entry('/boot',
     ['medium', 'reads the kernel image and configuration, which help choose a kernel exploit, and the initramfs'],
     ['critical', 'replaces the kernel or boot loader: persistent root on the node after its next reboot'],
-    'mount read-only, and only the file needed (e.g. /boot/config-<version>)'),
+    byMode('mount only the file needed (e.g. /boot/config-<version>)', 'mount read-only, and only the file needed (e.g. /boot/config-<version>)')),
   KERNEL_MODULES('/lib/modules'),
   KERNEL_MODULES('/usr/lib/modules'),
   entry('/usr/src',
     ['low', 'reads the kernel headers'],
     ['medium', 'alters kernel headers used by tools that build against them'],
-    'mount read-only'),
+    byMode('mount only the headers of the running kernel (/usr/src/linux-headers-<version>)', 'mount read-only')),
 
   // programs and homes
   SYSTEM_BINARIES('/usr'),
@@ -349,74 +776,27 @@ export const PATH_CATALOGUE: PathEntry[] = [
   DATA('/srv'),
 ];
 
-/** what applies to a path no entry covers (a relative or Windows path). */
-export const UNKNOWN_PATH: { readOnly: RiskText; readWrite: RiskText; alternative: string } = {
+/** what applies to a path no entry covers (a top-level directory this catalogue does not know, or a Windows path). */
+export const UNKNOWN_PATH: PathJudgement = {
   readOnly: { risk: 'medium', gains: 'reads a host directory this catalogue does not know: what is in it decides the risk' },
   readWrite: { risk: 'high', gains: 'writes a host directory this catalogue does not know: any host service that reads it can be subverted' },
-  alternative: 'mount it read-only with a type (Directory or File); if the agent must write, give it a directory of its own',
+  alternative: byMode('nothing narrower to suggest: check that the agent needs all of it, and set a type (Directory or File)',
+    'mount it read-only with a type (Directory or File); if the agent must write, give it a directory of its own'),
 };
 
-// ---------------------------------------------------------------------------------------------
-// capabilities
-
-export interface CapabilityEntry {
-  readonly risk: Risk;
-  readonly gains: string;
-  readonly alternative: string;
+/**
+ * Judgements by the path's name, wherever it is: a runtime socket (`containerd.sock`, `docker.sock`...) and a
+ * kubeconfig (`kubeconfig`, `*.kubeconfig`, `.kube/config`). They apply to a path without an entry of its own.
+ */
+export function byName(use: PathUse): PathJudgement | undefined {
+  const segments = use.path.split('/');
+  const name = segments[segments.length - 1];
+  if (Object.prototype.hasOwnProperty.call(RUNTIME_SOCKET_NAMES, name)) {
+    const gains = runtimeSocketText(RUNTIME_SOCKET_NAMES[name], `recognised by its name, ${name}`);
+    return { readOnly: { risk: 'critical', gains }, readWrite: { risk: 'critical', gains }, alternative: RUNTIME_SOCKET_ADVICE };
+  }
+  if (name === 'kubeconfig' || name.endsWith('.kubeconfig') || /^kubeconfig\.ya?ml$/.test(name) || (name === 'config' && segments[segments.length - 2] === '.kube')) {
+    return kubeconfig(use.path, 'API credentials', 'high');
+  }
+  return undefined;
 }
-
-const BASELINE_NOTE = 'allowed by the baseline Pod Security Standard';
-const DROP_IT = 'drop it unless a specific operation needs it';
-
-function cap(risk: Risk, gains: string, alternative: string = DROP_IT): CapabilityEntry {
-  return { risk, gains, alternative };
-}
-
-export const CAPABILITY_CATALOGUE: { [name: string]: CapabilityEntry } = {
-  ALL: cap('critical', 'every Linux capability: mounts, kernel modules, raw devices, tracing; close to privileged', 'add only the capabilities the agent needs, each with a reason, after drop: [ALL]'),
-  SYS_ADMIN: cap('critical', 'mounts filesystems, creates namespaces and uses many admin interfaces: known container escapes (cgroup release_agent, mount of host devices)', 'find the narrower capability (BPF, PERFMON, NET_ADMIN, SYS_PTRACE) or an API that does what the agent needs'),
-  SYS_MODULE: cap('critical', 'loads kernel modules: arbitrary code in the kernel', 'load the modules the agent needs on the node (at boot) instead of from a container'),
-  SYS_RAWIO: cap('critical', 'raw I/O: I/O ports, /dev/mem and raw block device access, reading and writing kernel memory and disks', 'use a device plugin or a narrower interface'),
-  SYS_BOOT: cap('critical', 'reboots the node and loads a new kernel with kexec_load: full control of the node'),
-  DAC_READ_SEARCH: cap('high', 'bypasses read permission checks and opens files by handle (open_by_handle_at): the "shocker" escape reads any file of the host filesystem', 'run as the file owner or grant read access to the files the agent needs'),
-  NET_ADMIN: cap('high', 'reconfigures interfaces, routes, iptables and nftables of its network namespace; with hostNetwork, the node\'s: intercepts or blackholes traffic of every pod', 'keep it only in network agents (CNI, kube-proxy replacements) and never combine it with hostNetwork without need'),
-  SYS_PTRACE: cap('high', 'traces and injects code into processes it can see; with hostPID, every process on the node: container escape', 'observe processes with eBPF (BPF, PERFMON) instead of ptrace, and avoid hostPID with it'),
-  BPF: cap('high', 'loads BPF programs and maps: observes every syscall and packet and, with PERFMON, reads kernel memory through tracing programs', 'keep it only in eBPF-based agents; restrict which programs it loads'),
-  SYS_TIME: cap('high', 'sets the node\'s clock, which is shared by every container: breaks TLS validation, token expiry and log ordering', 'use an NTP daemon on the node'),
-  MAC_ADMIN: cap('high', 'changes AppArmor or SELinux policy: lifts confinement of every container on the node', 'load security policies on the node, not from a container'),
-  MAC_OVERRIDE: cap('high', 'overrides mandatory access control (Smack)', DROP_IT),
-  AUDIT_CONTROL: cap('high', 'changes or disables kernel auditing on the node: blinds audit-based monitoring', 'read audit events with AUDIT_READ only'),
-  PERFMON: cap('medium', 'uses performance monitoring and tracing: observes the behaviour of every process on the node; with BPF, tracing programs', 'keep it only in tracing or profiling agents'),
-  NET_RAW: cap('medium', 'opens raw and packet sockets: spoofs ARP and DNS on the pod network and sniffs traffic in its network namespace; in Docker\'s default set but not in the baseline one', 'use unprivileged ICMP (net.ipv4.ping_group_range) for ping, and drop NET_RAW'),
-  SYSLOG: cap('medium', 'reads the kernel log with syslog(2): kernel addresses that defeat KASLR', 'read /dev/kmsg read-only only if needed'),
-  SYS_RESOURCE: cap('medium', 'overrides resource limits and quotas: exhausts the node\'s resources'),
-  SYS_NICE: cap('medium', 'raises its own priority and changes others\': starves other workloads on the node'),
-  IPC_OWNER: cap('medium', 'bypasses permission checks on IPC objects; with hostIPC, those of host processes'),
-  LINUX_IMMUTABLE: cap('medium', 'sets immutable and append-only flags: files on host mounts it writes become undeletable'),
-  CHECKPOINT_RESTORE: cap('medium', 'checkpoints and restores processes, chooses PIDs and reads /proc/<pid>/map_files'),
-  AUDIT_READ: cap('medium', 'reads the kernel audit log over netlink: every audited action on the node', 'keep it only in audit-collecting agents'),
-  SYS_PACCT: cap('low', 'turns process accounting on or off'),
-  SYS_TTY_CONFIG: cap('low', 'configures terminals (vhangup)'),
-  IPC_LOCK: cap('low', 'locks memory: can pin the node\'s memory'),
-  LEASE: cap('low', 'takes leases on files it does not own'),
-  WAKE_ALARM: cap('low', 'sets alarms that wake the system'),
-  BLOCK_SUSPEND: cap('low', 'prevents the system from suspending'),
-  NET_BROADCAST: cap('low', 'broadcasts and listens to multicast'),
-  AUDIT_WRITE: cap('low', `writes records to the kernel audit log (${BASELINE_NOTE})`),
-  CHOWN: cap('low', `changes the owner of files it can reach (${BASELINE_NOTE})`),
-  DAC_OVERRIDE: cap('low', `bypasses file permission checks on files it can reach, host mounts included (${BASELINE_NOTE})`),
-  FOWNER: cap('low', `bypasses owner checks on files it can reach (${BASELINE_NOTE})`),
-  FSETID: cap('low', `keeps setuid and setgid bits when modifying files (${BASELINE_NOTE})`),
-  KILL: cap('low', `signals processes it can see regardless of owner; with hostPID, host processes (${BASELINE_NOTE})`),
-  MKNOD: cap('low', `creates device nodes, which the device cgroup still keeps it from opening (${BASELINE_NOTE})`),
-  NET_BIND_SERVICE: cap('low', `binds ports below 1024 (${BASELINE_NOTE}, and the one capability the restricted standard allows)`, 'bind a port above 1024, or keep it: it is harmless'),
-  SETFCAP: cap('low', `sets file capabilities (${BASELINE_NOTE})`),
-  SETGID: cap('low', `changes its group ID (${BASELINE_NOTE})`),
-  SETPCAP: cap('low', `changes its own capability sets within its bounding set (${BASELINE_NOTE})`),
-  SETUID: cap('low', `changes its user ID, e.g. to become root again in the container (${BASELINE_NOTE})`),
-  SYS_CHROOT: cap('low', `uses chroot (${BASELINE_NOTE})`),
-};
-
-export const UNKNOWN_CAPABILITY: CapabilityEntry = cap('high',
-  'a capability this catalogue does not know: review it as if it were powerful',
-  'check the spelling (container runtimes reject capability names they do not know) and drop it unless needed');

@@ -173,3 +173,41 @@ export function podTemplateOf(manifest: unknown): PodTemplate {
   for (const [k, v] of Object.entries(rawAnnotations)) annotations[k] = String(v);
   return { kind, name, spec, annotations };
 }
+
+/** the container's `securityContext.windowsOptions`, else the pod's, field by field. */
+function windowsOption(c: ContainerRef, podSc: any, key: string): unknown {
+  const own = object(c.sc.windowsOptions, `spec.${containerField(c)}.securityContext.windowsOptions`);
+  const pod = object(podSc.windowsOptions, 'spec.securityContext.windowsOptions');
+  const value = own?.[key];
+  return value !== undefined && value !== null ? value : pod?.[key];
+}
+
+/** whether a container is a Windows HostProcess container: its own `windowsOptions.hostProcess`, else the pod's. */
+export function isHostProcess(c: ContainerRef, podSc: any): boolean {
+  return windowsOption(c, podSc, 'hostProcess') === true;
+}
+
+/** the Windows user a container runs as (`windowsOptions.runAsUserName`, its own else the pod's), if set. */
+export function windowsUserOf(c: ContainerRef, podSc: any): string | undefined {
+  const user = windowsOption(c, podSc, 'runAsUserName');
+  return typeof user === 'string' && user !== '' ? user : undefined;
+}
+
+/**
+ * Whether the pod runs on Windows: `spec.os.name: windows`, a HostProcess container, or a `kubernetes.io/os: windows`
+ * nodeSelector. On Windows the Linux security settings (runAsUser, allowPrivilegeEscalation, readOnlyRootFilesystem,
+ * seccomp, capabilities, privileged) do not exist: with `spec.os.name: windows` the API server rejects them.
+ */
+export function isWindowsPod(spec: any): boolean {
+  const os = object(spec.os, 'spec.os');
+  if (os?.name === 'windows') return true;
+  const nodeSelector = object(spec.nodeSelector, 'spec.nodeSelector');
+  if (nodeSelector?.['kubernetes.io/os'] === 'windows') return true;
+  const podSc = podSecurityContext(spec);
+  return containersOf(spec).some((c) => isHostProcess(c, podSc));
+}
+
+/** whether a container is an init container that runs to completion before the others start (not a restartable sidecar). */
+export function runsToCompletion(c: ContainerRef): boolean {
+  return c.list === 'initContainers' && c.container.restartPolicy !== 'Always';
+}

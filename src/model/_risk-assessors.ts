@@ -2,7 +2,8 @@
  * Internal: how the risk of a host path, a capability, a host port and a mount propagation is computed from the
  * catalogue. `HostRisk` exposes these; the host privilege descriptors (`_host-privileges.ts`) use them to rate items.
  */
-import { CAPABILITY_CATALOGUE, PATH_CATALOGUE, PathEntry, Risk, RiskText, UNKNOWN_CAPABILITY, UNKNOWN_PATH } from './_host-risk-catalogue';
+import { CAPABILITY_CATALOGUE, HostNamespace, UNKNOWN_CAPABILITY } from './_capability-catalogue';
+import { Advice, byName, PATH_CATALOGUE, PathEntry, PathJudgement, PathUse, RiskText, UNKNOWN_PATH } from './_host-risk-catalogue';
 import { isWithin, normalizeHostPath } from './_paths';
 import { HostRiskAssessment, RiskLevel } from './risk-level';
 
@@ -40,7 +41,7 @@ const MOUNT_PROPAGATION: { [mode: string]: HostRiskAssessment } = {
   },
 };
 
-function toLevel(risk: Risk): RiskLevel {
+function toLevel(risk: RiskText['risk']): RiskLevel {
   return risk as string as RiskLevel;
 }
 
@@ -53,17 +54,24 @@ function isPipe(path: string): boolean {
   return path.startsWith('\\\\.\\pipe\\') || path.startsWith('//./pipe/');
 }
 
-function pick(e: { readOnly: RiskText; readWrite: RiskText }, readOnly: boolean): RiskText {
-  return readOnly ? e.readOnly : e.readWrite;
+function pipeKey(path: string): string {
+  return path.replace(/\//g, '\\').toLowerCase();
 }
 
 function modeWord(readOnly: boolean): string {
   return readOnly ? 'read-only' : 'read-write';
 }
 
-function result(text: RiskText, alternative: string, matchedPath?: string): HostRiskAssessment {
-  const r: HostRiskAssessment = { risk: toLevel(text.risk), attackerGains: text.gains, saferAlternative: alternative };
-  return matchedPath === undefined ? r : { ...r, matchedPath };
+/** the text of a judgement for a use: its risk, its gains and its advice, functions applied. */
+function textOf(j: PathJudgement, use: PathUse): { risk: RiskText['risk']; gains: string; alternative: string } {
+  const t = use.readOnly ? j.readOnly : j.readWrite;
+  return { risk: t.risk, gains: typeof t.gains === 'function' ? t.gains(use) : t.gains, alternative: adviceOf(j.alternative, use) };
+}
+
+function adviceOf(a: Advice, use: PathUse): string {
+  if (typeof a === 'string') return a;
+  if (typeof a === 'function') return a(use);
+  return use.readOnly ? a.readOnly : a.readWrite;
 }
 
 /** the rank of a level: low 1, medium 2, high 3, critical 4. */
@@ -84,39 +92,67 @@ export function highestRisk(levels: RiskLevel[]): RiskLevel | undefined {
   return best;
 }
 
+/** how a host path is mounted, beyond its mode: `HostRisk.forPath` takes it to avoid advice that is already applied. */
+export interface PathMount {
+  /** `hostPath.type`. */
+  readonly type?: string;
+  /** whether only init containers that run to completion write it (read it, for a read-only path). */
+  readonly initOnly?: boolean;
+}
+
 /** see `HostRisk.forPath`. */
-export function pathRisk(path: string, readOnly: boolean): HostRiskAssessment {
+export function pathRisk(path: string, readOnly: boolean, mount: PathMount = {}): HostRiskAssessment {
   if (typeof path !== 'string' || path === '') {
     throw new Error(`host path must be a non-empty string, got ${JSON.stringify(path)}: pass the hostPath path`);
   }
+  const display = isPipe(path) ? path : normalizeHostPath(path);
+  const use: PathUse = { path: display, readOnly, type: mount.type, initOnly: mount.initOnly };
   if (isPipe(path)) {
-    const pipe = PATH_CATALOGUE.find((e) => isPipe(e.path) && e.path.toLowerCase() === path.replace(/\//g, '\\').toLowerCase());
-    return pipe ? result(pick(pipe, readOnly), pipe.alternative, pipe.path) : result(pick(UNKNOWN_PATH, readOnly), UNKNOWN_PATH.alternative);
+    const pipe = PATH_CATALOGUE.find((e) => isPipe(e.path) && pipeKey(e.path) === pipeKey(path));
+    return result(textOf(pipe ?? UNKNOWN_PATH, use), pipe?.path);
   }
-  const normalized = aliasRun(normalizeHostPath(path));
-  if (!normalized.startsWith('/')) return result(pick(UNKNOWN_PATH, readOnly), UNKNOWN_PATH.alternative);
+  const normalized = aliasRun(display);
+  if (!normalized.startsWith('/')) return result(textOf(UNKNOWN_PATH, use));
 
   const posix = PATH_CATALOGUE.filter((e) => e.path.startsWith('/'));
   // the entry for / describes mounting the whole filesystem: it is no prefix of other paths.
   const own = posix
     .filter((e) => (e.path === '/' ? normalized === '/' : isWithin(normalized, e.path)))
     .sort((a, b) => b.path.length - a.path.length)[0];
-  let base: { text: RiskText; alternative: string; matched?: string };
-  if (!own) {
-    base = { text: pick(UNKNOWN_PATH, readOnly), alternative: UNKNOWN_PATH.alternative };
+  let base: { text: ReturnType<typeof textOf>; matched?: string };
+  const named = own?.path === normalized ? undefined : byName(use);
+  if (named) {
+    base = { text: textOf(named, use) };
+  } else if (!own) {
+    base = { text: textOf(UNKNOWN_PATH, use) };
   } else if (own.path !== normalized && own.below) {
-    base = { text: pick(own.below, readOnly), alternative: own.below.alternative, matched: own.path };
+    // a path below an entry, without an entry of its own: the entry's rule for what is below it
+    const viaVarRun = own.path.startsWith('/run') && display !== normalized;
+    const parent = viaVarRun ? `/var${own.path}` : own.path;
+    const rest = normalized.slice(own.path === '/' ? 1 : own.path.length + 1).split('/');
+    base = { text: textOf(own.below({ ...use, parent, rest }), use), matched: own.path };
   } else {
-    base = { text: pick(own, readOnly), alternative: own.alternative, matched: own.path };
+    base = { text: textOf(own, use), matched: own.path };
+  }
+  if (mount.initOnly && !readOnly) {
+    base = {
+      ...base,
+      text: {
+        ...base.text,
+        gains: `${base.text.gains} (only init containers write it here: the write access ends when they finish, before the pod's other containers ` +
+          'start, but what they wrote stays)',
+      },
+    };
   }
 
   const below = posix.filter((e) => e.path !== normalized && isWithin(e.path, normalized));
-  const worst = Math.max(0, ...below.map((e) => RANK[pick(e, readOnly).risk]));
-  if (worst <= RANK[base.text.risk]) return result(base.text, base.alternative, base.matched);
+  const worst = Math.max(0, ...below.map((e) => RANK[(readOnly ? e.readOnly : e.readWrite).risk]));
+  if (worst <= RANK[base.text.risk]) return result(base.text, base.matched);
 
-  const riskiest: PathEntry[] = below.filter((e) => RANK[pick(e, readOnly).risk] === worst);
+  const riskiest: PathEntry[] = below.filter((e) => RANK[(readOnly ? e.readOnly : e.readWrite).risk] === worst);
   const first = riskiest[0];
-  const firstText = pick(first, readOnly);
+  // the descendant's own text and advice, as if it were mounted the same way (no type: the type is the directory's)
+  const firstText = textOf(first, { ...use, path: first.path, type: undefined });
   const others = riskiest.slice(1, 4).map((e) => e.path);
   const more = riskiest.length > 4 ? `, and ${riskiest.length - 4} more` : '';
   const alsoList = others.length > 0 ? ` (as do ${others.join(', ')}${more})` : '';
@@ -124,24 +160,94 @@ export function pathRisk(path: string, readOnly: boolean): HostRiskAssessment {
     {
       risk: firstText.risk,
       gains: `${base.text.gains}; it also contains ${first.path}, mounted ${modeWord(readOnly)} with it, which ${firstText.risk === 'critical' ? 'is critical' : `is ${firstText.risk} risk`}${alsoList}: ${firstText.gains}`,
+      alternative: escalatedAdvice(first.path, firstText.alternative, base.text.alternative),
     },
-    `${first.alternative}; more generally, ${base.alternative}`,
     first.path,
   );
 }
 
-/** see `HostRisk.forCapability`; `name` is normalised (upper case, no `CAP_`). */
-export function capabilityRisk(name: string): HostRiskAssessment {
-  const entry = Object.prototype.hasOwnProperty.call(CAPABILITY_CATALOGUE, name) ? CAPABILITY_CATALOGUE[name] : UNKNOWN_CAPABILITY;
-  return { risk: toLevel(entry.risk), attackerGains: `${name}: ${entry.gains}`, saferAlternative: entry.alternative };
+/**
+ * The advice for a directory that contains something riskier than itself: the descendant's advice, then the
+ * directory's. A descendant's "nothing narrower" is not true of the directory that contains it (mounting the
+ * descendant alone is narrower), and one advice that repeats the other is given once.
+ */
+function escalatedAdvice(path: string, descendant: string, directory: string): string {
+  if (descendant.startsWith('nothing') || directory.includes(descendant)) return directory;
+  if (descendant.includes(directory)) return `for ${path}: ${descendant}`;
+  return `for ${path}: ${descendant}; more generally, ${directory}`;
 }
 
-/** see `HostRisk.forHostPort`. */
-export function hostPortRisk(port: number): HostRiskAssessment {
+function result(text: { risk: string; gains: string; alternative: string }, matchedPath?: string): HostRiskAssessment {
+  const r: HostRiskAssessment = { risk: toLevel(text.risk as RiskText['risk']), attackerGains: text.gains, saferAlternative: text.alternative };
+  return matchedPath === undefined ? r : { ...r, matchedPath };
+}
+
+/**
+ * The container runtime sockets a host path reaches: the socket itself (by the catalogue's paths, or by its name:
+ * `containerd.sock`, `docker.sock`...) or the catalogue's sockets in a directory it contains. `/var/run` is read as `/run`.
+ */
+export function runtimeSocketsReached(path: string): string[] {
+  if (isPipe(path)) {
+    return PATH_CATALOGUE.filter((e) => e.runtime !== undefined && isPipe(e.path) && pipeKey(e.path) === pipeKey(path)).map((e) => e.path);
+  }
+  const display = normalizeHostPath(path);
+  const normalized = aliasRun(display);
+  if (!normalized.startsWith('/')) return [];
+  const known = PATH_CATALOGUE.filter((e) => e.runtime !== undefined && e.path.startsWith('/') && isWithin(e.path, normalized)).map((e) => e.path);
+  if (known.length > 0) return known;
+  const named = byName({ path: display, readOnly: true });
+  return named !== undefined && named.readOnly.risk === 'critical' ? [normalized] : [];
+}
+
+/** the host namespaces the descriptors and `HostRisk` accept, in the order they take precedence for a capability. */
+const NAMESPACES: HostNamespace[] = ['hostNetwork', 'hostPID', 'hostIPC'];
+
+/**
+ * See `HostRisk.forCapability`; `name` is normalised (upper case, no `CAP_`). Without `hostNamespaces` the text holds
+ * whatever the pod shares; with them (an empty list: none), it says what the capability reaches in this pod.
+ */
+export function capabilityRisk(name: string, hostNamespaces?: string[]): HostRiskAssessment {
+  const entry = Object.prototype.hasOwnProperty.call(CAPABILITY_CATALOGUE, name) ? CAPABILITY_CATALOGUE[name] : UNKNOWN_CAPABILITY;
+  let text: { risk: RiskText['risk']; gains: string } = entry;
+  if (hostNamespaces !== undefined) {
+    for (const ns of hostNamespaces) {
+      if (!NAMESPACES.includes(ns as HostNamespace)) {
+        throw new Error(`host namespace must be one of ${NAMESPACES.join(', ')}, got ${JSON.stringify(ns)}`);
+      }
+    }
+    const shared = NAMESPACES.find((ns) => hostNamespaces.includes(ns) && entry.with?.[ns] !== undefined);
+    text = shared !== undefined ? entry.with![shared]! : entry.alone ?? entry;
+  }
+  return { risk: toLevel(text.risk), attackerGains: `${name}: ${text.gains}`, saferAlternative: entry.alternative };
+}
+
+/**
+ * See `HostRisk.forHostPort`. `viaHostNetwork`: the port is a container port of a hostNetwork pod, on the node without a
+ * hostPort.
+ */
+export function hostPortRisk(port: number, viaHostNetwork = false): HostRiskAssessment {
   if (!Number.isInteger(port) || port < 1 || port > 65535) {
     throw new Error(`host port must be a number from 1 to 65535, got ${JSON.stringify(port)}: pass the container port's hostPort`);
   }
   const service = NODE_SERVICE_PORTS[port];
+  if (viaHostNetwork) {
+    const alternative = 'bind the listener only to the address its clients use (e.g. 127.0.0.1 for clients on the node): on the host network every ' +
+      'port the agent opens is a port of the node';
+    if (service) {
+      return {
+        risk: RiskLevel.HIGH,
+        attackerGains: `listens on port ${port} of the node (a container port of a hostNetwork pod), the port of ${service}: on a node where ` +
+          `${service} is not listening, the container receives the traffic meant for it`,
+        saferAlternative: `choose another port; ${alternative}`,
+      };
+    }
+    return {
+      risk: RiskLevel.LOW,
+      attackerGains: `listens on port ${port} of the node's addresses (a container port of a hostNetwork pod, no hostPort needed): reachable from ` +
+        'outside the cluster unless a firewall blocks it',
+      saferAlternative: alternative,
+    };
+  }
   if (service) {
     return {
       risk: RiskLevel.HIGH,
@@ -164,6 +270,11 @@ export function mountPropagationRisk(mode: string): HostRiskAssessment {
     throw new Error(`mount propagation must be one of ${Object.keys(MOUNT_PROPAGATION).join(', ')}, got ${JSON.stringify(mode)}: fix the volumeMount`);
   }
   return { ...entry };
+}
+
+/** the container runtime sockets (and named pipes) the catalogue knows, in catalogue order. */
+export function runtimeSockets(): string[] {
+  return PATH_CATALOGUE.filter((e) => e.runtime !== undefined).map((e) => e.path);
 }
 
 /** the host paths the catalogue knows, in catalogue order. */

@@ -15,13 +15,13 @@ export interface HostAccessItem {
    * - `hostPath`: the normalised host path and its mode, `/var/log (read-only)` or `/var/lib/agent (read-write)`
    * - `hostPort`: port and protocol, `9100/TCP`
    * - `capability`: the capability name without `CAP_`, upper case, `NET_ADMIN`
-   * - `privileged`, `runAsRoot`: the container name
+   * - `privileged`, `hostProcess`, `runAsRoot`: the container name
    * - `hostNetwork`, `hostPID`, `hostIPC`: an empty string
    */
   readonly detail: string;
 
   /**
-   * The container that holds the privilege (privileged, capability, hostPort, runAsRoot).
+   * The container that holds the privilege (privileged, hostProcess, capability, hostPort, runAsRoot).
    *
    * @default - a pod-level privilege: host namespaces, and hostPath volumes (see `containers` for who mounts them)
    */
@@ -56,6 +56,22 @@ export interface HostAccessItem {
   readonly containers?: string[];
 
   /**
+   * For hostPath: the `type` its volumes set (`Directory`, `File`, `DirectoryOrCreate`...), when every volume pointing at
+   * the path sets the same one.
+   *
+   * @default - not a hostPath item, or its volumes set no type (or different ones)
+   */
+  readonly hostPathType?: string;
+
+  /**
+   * For hostPath: true when only init containers that run to completion (not restartable sidecars) write it, or, for a
+   * read-only path, mount it: the access ends before the pod's other containers start (what they wrote stays).
+   *
+   * @default - not a hostPath item, or a regular, ephemeral or sidecar container has the access
+   */
+  readonly onlyInitContainers?: boolean;
+
+  /**
    * For hostPath: the strongest `mountPropagation` among its mounts, `Bidirectional` or `HostToContainer`.
    *
    * @default - not a hostPath item, or no mount sets a propagation other than `None`
@@ -75,4 +91,28 @@ export interface HostAccessItem {
    * @default - not a hostPort item
    */
   readonly protocol?: string;
+
+  /**
+   * For hostPort: true when the port is a container port of a `hostNetwork` pod that declares no `hostPort`: on the host
+   * network every container port is a port of the node. Its reason is the hostNetwork's: it needs none of its own.
+   *
+   * @default - not a hostPort item, or a declared hostPort
+   */
+  readonly viaHostNetwork?: boolean;
+
+  /**
+   * For capability: the host namespaces the pod shares (`hostNetwork`, `hostPID`, `hostIPC`), which decide what some
+   * capabilities reach (NET_ADMIN and NET_RAW the node's network with hostNetwork, SYS_PTRACE every process with hostPID).
+   *
+   * @default - not a capability item (an item without it is rated whatever the pod shares)
+   */
+  readonly hostNamespaces?: string[];
+
+  /**
+   * For hostProcess: the Windows user the container runs as on the node (`windowsOptions.runAsUserName`, the container's
+   * or the pod's), e.g. `NT AUTHORITY\SYSTEM`.
+   *
+   * @default - not a hostProcess item, or the image's user
+   */
+  readonly runAsUserName?: string;
 }

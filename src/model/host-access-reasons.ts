@@ -8,7 +8,7 @@ import { HostAccessType } from './host-access-type';
  * - `hostPath`: the host path and its mode, e.g. `/var/log (read-only)` or `/var/lib/fluent-bit (read-write)`
  * - `hostPort`: the port and protocol, e.g. `9100/TCP`
  * - `capability`: the capability name, e.g. `NET_ADMIN`
- * - `privileged`, `runAsRoot`: the container name
+ * - `privileged`, `hostProcess`, `runAsRoot`: the container name
  * - `hostNetwork`, `hostPID`, `hostIPC`: an empty string
  */
 export interface HostAccessReason {

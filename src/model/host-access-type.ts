@@ -17,8 +17,13 @@ export enum HostAccessType {
   HOST_PORT = 'hostPort',
   /** `securityContext.privileged: true`: effectively root on the node. */
   PRIVILEGED = 'privileged',
+  /**
+   * A Windows HostProcess container (`securityContext.windowsOptions.hostProcess: true` on the container or the pod): a
+   * process on the Windows node itself, outside any container, as the user it names (`NT AUTHORITY\SYSTEM`: the node).
+   */
+  HOST_PROCESS = 'hostProcess',
   /** a Linux capability added with `securityContext.capabilities.add`. */
   CAPABILITY = 'capability',
-  /** a container that may run as UID 0. */
+  /** a container that may run as UID 0 (Linux pods only: Windows pods have no UIDs). */
   RUN_AS_ROOT = 'runAsRoot',
 }

@@ -1,6 +1,6 @@
 import { capabilityDetail, HOST_PRIVILEGES } from './_host-privileges';
 import { normalizeHostPath } from './_paths';
-import { containersOf, podSecurityContext, podTemplateOf, requirePodSpec } from './_pod-spec';
+import { containersOf, isWindowsPod, podSecurityContext, podTemplateOf, requirePodSpec } from './_pod-spec';
 import { HostAccessItem } from './host-access-item';
 import { HostAccessType } from './host-access-type';
 
@@ -26,13 +26,20 @@ function compareItems(a: HostAccessItem, b: HostAccessItem): number {
  *   no container mounts still counts, as read-write: any container added later (an ephemeral debug container, say) may
  *   mount it, and nothing in the spec limits that mount to read-only. A `subPath` does not narrow the path reported.
  * - **hostNetwork**, **hostPID**, **hostIPC**: one item each when `true`.
- * - **hostPort**: one item per container, port and protocol (`TCP` when unset) with a non-zero `hostPort`.
+ * - **hostPort**: one item per container, port and protocol (`TCP` when unset) with a non-zero `hostPort`; with
+ *   `hostNetwork: true`, also one per other container port (`viaHostNetwork`), since on the host network every container
+ *   port is a port of the node. Such a port needs no reason of its own: the hostNetwork's explains it.
  * - **privileged**: one item per container with `securityContext.privileged: true`.
+ * - **hostProcess**: one item per Windows HostProcess container (`securityContext.windowsOptions.hostProcess: true`, the
+ *   container's or, when it sets none, the pod's), with the user it runs as (`runAsUserName`).
  * - **capability**: one item per container and added capability, named in upper case without `CAP_`
  *   (container runtimes accept `CAP_NET_ADMIN` and `net_admin` alike); `ALL` is reported as `ALL`.
  * - **runAsRoot**: one item per container whose effective `runAsUser` (the container's, else the pod's) is 0, or that has
  *   no effective `runAsUser` and no effective `runAsNonRoot: true` (the image may run as root). `runAsNonRoot: true`
- *   with no `runAsUser` is not root: the kubelet refuses to start an image whose user is root.
+ *   with no `runAsUser` is not root: the kubelet refuses to start an image whose user is root. None for a Windows pod
+ *   (`spec.os.name: windows`, a HostProcess container, or a `kubernetes.io/os: windows` nodeSelector): Windows has no UIDs.
+ * - **capability** items carry the host namespaces the pod shares (`hostNamespaces`); **hostPath** items the volumes'
+ *   `type` (`hostPathType`) and whether only init containers have the access (`onlyInitContainers`).
  */
 export class HostAccess {
   /**
@@ -43,7 +50,7 @@ export class HostAccess {
    */
   public static of(podSpec: any): HostAccessItem[] {
     const spec = requirePodSpec(podSpec);
-    const view = { spec, containers: containersOf(spec), podSecurityContext: podSecurityContext(spec) };
+    const view = { spec, containers: containersOf(spec), podSecurityContext: podSecurityContext(spec), windows: isWindowsPod(spec) };
     return HOST_PRIVILEGES.flatMap((descriptor) => descriptor.detect(view)).sort(compareItems);
   }
 

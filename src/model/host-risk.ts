@@ -7,8 +7,8 @@ import { HostRiskAssessment, RiskLevel } from './risk-level';
  * The host-access risk catalogue: for each host privilege a pod can take, how much it gives an attacker who controls the
  * container, what exactly, and how to get the same job done with less.
  *
- * It covers hostPath (by path and writability), hostNetwork, hostPID, hostIPC, hostPort, privileged, each capability,
- * running as root and Bidirectional mount propagation.
+ * It covers hostPath (by path and writability), hostNetwork, hostPID, hostIPC, hostPort, privileged, Windows HostProcess,
+ * each capability, running as root and Bidirectional mount propagation.
  */
 export class HostRisk {
   /**
@@ -27,17 +27,23 @@ export class HostRisk {
   /**
    * Assesses mounting a host path.
    *
-   * The path is normalised (`HostAccess.normalizePath`; `/var/run` is read as `/run`) and matched to the catalogue entry
-   * with the longest prefix, by whole path segments (the entry for `/` applies to `/` alone; a path no entry covers is
-   * medium read-only and high read-write). A directory is at least as risky as anything the catalogue lists
-   * below it: mounting `/run` read-only exposes the container runtime sockets under it. The socket of a container runtime
-   * is critical even read-only, because a read-only mount does not stop a process from connecting to a socket.
+   * The path is normalised (`HostAccess.normalizePath`; `/var/run` is read as `/run`) and judged by what it is, not by
+   * its parent: the catalogue entry for the path itself; else a name that says what it is wherever it is (a container
+   * runtime's socket such as `containerd.sock`, a kubeconfig); else the rule of the nearest catalogue entry above it for
+   * what is below it (under /run, a program's own runtime directory or a cgroup2 mount; under /var/log, a program's own
+   * logs; under /var/lib/kubelet/plugins, one CSI driver's socket directory; under /etc/kubernetes, a kubeconfig or one
+   * component's directory); else that entry's own text, where it holds for everything below it (a home directory, the
+   * etcd data). A path no entry covers is medium read-only and high read-write. A directory is at least as risky as
+   * anything the catalogue lists below it: mounting `/run` read-only exposes the container runtime sockets under it. The
+   * socket of a container runtime is critical even read-only, because a read-only mount does not stop a process from
+   * connecting to a socket.
    *
    * @param path the host path
    * @param readOnly whether every mount of it is read-only
+   * @param hostPathType the volume's `hostPath.type`, when set: the advice then never asks for a type it already has
    */
-  public static forPath(path: string, readOnly: boolean): HostRiskAssessment {
-    return pathRisk(path, readOnly);
+  public static forPath(path: string, readOnly: boolean, hostPathType?: string): HostRiskAssessment {
+    return pathRisk(path, readOnly, { type: hostPathType });
   }
 
   /**
@@ -45,9 +51,14 @@ export class HostRisk {
    *
    * @param capability the name as written in `capabilities.add` (`NET_ADMIN`, `CAP_NET_ADMIN` and `net_admin` are the same);
    * a capability the catalogue does not know is assessed as high
+   * @param hostNamespaces the host namespaces the pod shares (`hostNetwork`, `hostPID`, `hostIPC`; an empty list for
+   * none), which decide what NET_ADMIN, NET_RAW, SYS_PTRACE, KILL and IPC_OWNER reach: NET_RAW is high with hostNetwork
+   * (the node's traffic) and medium without, SYS_PTRACE high with hostPID (every process on the node) and medium without.
+   * Omitted, the text covers both cases and the risk is the higher one.
+   * @throws when a host namespace is not one of those three
    */
-  public static forCapability(capability: string): HostRiskAssessment {
-    return capabilityRisk(capabilityDetail(String(capability)));
+  public static forCapability(capability: string, hostNamespaces?: string[]): HostRiskAssessment {
+    return capabilityRisk(capabilityDetail(String(capability)), hostNamespaces);
   }
 
   /**
@@ -55,10 +66,11 @@ export class HostRisk {
    * server, the kubelet, kube-proxy, the controller manager, the scheduler), whose traffic the CNI's port mapping would capture.
    *
    * @param port the host port
+   * @param viaHostNetwork whether the port is a container port of a `hostNetwork` pod (on the node without a hostPort)
    * @throws when the port is not a number from 1 to 65535
    */
-  public static forHostPort(port: number): HostRiskAssessment {
-    return hostPortRisk(port);
+  public static forHostPort(port: number, viaHostNetwork?: boolean): HostRiskAssessment {
+    return hostPortRisk(port, viaHostNetwork === true);
   }
 
   /**

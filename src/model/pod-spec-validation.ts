@@ -1,4 +1,4 @@
-import { ContainerRef, containerField, containersOf, describe, list, object, requirePodSpec, volumesOf } from './_pod-spec';
+import { ContainerRef, containerField, containersOf, describe, list, object, podSecurityContext, requirePodSpec, volumesOf } from './_pod-spec';
 import { decimalInteger } from './_tolerations';
 
 /**
@@ -37,6 +37,13 @@ export interface PodSpecViolation {
  * - **privileged with `allowPrivilegeEscalation: false`** (`ValidateSecurityContext`) is contradictory and rejected.
  * - **`CAP_SYS_ADMIN` with `allowPrivilegeEscalation: false`** (`ValidateSecurityContext`): rejected when the capability is
  *   written exactly `CAP_SYS_ADMIN`, as the server compares it (`SYS_ADMIN` passes), on create.
+ * - **Windows HostProcess pods** (`validateWindowsHostProcessPod`): a container's `windowsOptions.hostProcess` must equal
+ *   the pod's when both are set; if any container is a HostProcess container (its own setting, else the pod's), all
+ *   must be, and the pod must set `hostNetwork: true`.
+ * - **the pod's OS** (`validateWindows`, `validateLinux`): with `spec.os.name: windows` the Linux settings are
+ *   forbidden (runAsUser, runAsGroup, seccomp, SELinux, AppArmor, capabilities, privileged, allowPrivilegeEscalation,
+ *   readOnlyRootFilesystem, procMount; on the pod also fsGroup, sysctls, supplementalGroups, hostPID, hostIPC,
+ *   hostUsers, shareProcessNamespace); with `spec.os.name: linux`, `windowsOptions`.
  * - **toleration values for `Lt` and `Gt`** (`ValidateTolerations`): a decimal integer (an optional `-`, no `+`, no
  *   leading zero) within int64. (The operators themselves need the alpha TaintTolerationComparisonOperators gate, off by
  *   default: a cluster without it rejects them whatever the value.)
@@ -59,6 +66,8 @@ export class PodSpecValidation {
       ...hostNetworkPorts(spec, containers),
       ...bidirectionalPropagation(spec, containers),
       ...privilegeEscalation(containers),
+      ...hostProcessPod(spec, containers),
+      ...podOs(spec, containers),
       ...comparisonTolerations(spec),
     ];
   }
@@ -162,6 +171,93 @@ function privilegeEscalation(containers: ContainerRef[]): PodSpecViolation[] {
         fix: 'remove allowPrivilegeEscalation: false, or drop CAP_SYS_ADMIN',
       });
     }
+  }
+  return violations;
+}
+
+function windowsOptionsOf(sc: any, path: string): any {
+  return object(sc.windowsOptions, path) ?? {};
+}
+
+function isSet(value: unknown): boolean {
+  return value !== undefined && value !== null;
+}
+
+function hostProcessPod(spec: any, containers: ContainerRef[]): PodSpecViolation[] {
+  const violations: PodSpecViolation[] = [];
+  const podValue = windowsOptionsOf(podSecurityContext(spec), 'spec.securityContext.windowsOptions').hostProcess;
+  let hostProcess = 0;
+  for (const c of containers) {
+    const own = windowsOptionsOf(c.sc, `spec.${containerField(c)}.securityContext.windowsOptions`).hostProcess;
+    if (isSet(podValue) && isSet(own) && podValue !== own) {
+      violations.push({
+        field: `${containerField(c)}.securityContext.windowsOptions.hostProcess`,
+        container: c.name,
+        message: `sets hostProcess: ${describe(own)} while the pod sets hostProcess: ${describe(podValue)}: the two must be identical when both are set`,
+        fix: 'remove the container\'s hostProcess, or make it the pod\'s',
+      });
+    }
+    if (own === true || (!isSet(own) && podValue === true)) hostProcess++;
+  }
+  if (hostProcess === 0) return violations;
+  if (hostProcess !== containers.length) {
+    violations.push({
+      field: 'securityContext.windowsOptions.hostProcess',
+      message: `has ${hostProcess} HostProcess ${hostProcess === 1 ? 'container' : 'containers'} beside ${containers.length - hostProcess} that ` +
+        `${containers.length - hostProcess === 1 ? 'is' : 'are'} not: a pod's containers are all HostProcess containers or none is`,
+      fix: 'make every container a HostProcess container (set hostProcess: true on the pod), or none',
+    });
+  }
+  if (spec.hostNetwork !== true) {
+    violations.push({
+      field: 'hostNetwork',
+      message: 'has HostProcess containers without hostNetwork: true, which they require',
+      fix: 'set hostNetwork: true (a HostProcess container uses the node\'s network anyway)',
+    });
+  }
+  return violations;
+}
+
+/** the Linux settings a Windows pod may not set, on the pod's security context and on each container's. */
+const LINUX_ONLY_POD = ['appArmorProfile', 'seLinuxOptions', 'seccompProfile', 'fsGroup', 'fsGroupChangePolicy', 'runAsUser', 'runAsGroup',
+  'supplementalGroups', 'supplementalGroupsPolicy', 'seLinuxChangePolicy'];
+const LINUX_ONLY_CONTAINER = ['appArmorProfile', 'seLinuxOptions', 'seccompProfile', 'capabilities', 'readOnlyRootFilesystem', 'privileged',
+  'allowPrivilegeEscalation', 'procMount', 'runAsUser', 'runAsGroup'];
+
+function podOs(spec: any, containers: ContainerRef[]): PodSpecViolation[] {
+  const os = object(spec.os, 'spec.os');
+  const name = os?.name;
+  const violations: PodSpecViolation[] = [];
+  const podSc = podSecurityContext(spec);
+  if (name === 'linux') {
+    if (isSet(podSc.windowsOptions)) {
+      violations.push({ field: 'securityContext.windowsOptions', message: 'sets windowsOptions, which cannot be set for a linux pod (spec.os.name: linux)', fix: 'remove windowsOptions' });
+    }
+    for (const c of containers.filter((ref) => isSet(ref.sc.windowsOptions))) {
+      violations.push({
+        field: `${containerField(c)}.securityContext.windowsOptions`,
+        container: c.name,
+        message: 'sets windowsOptions, which cannot be set for a linux pod (spec.os.name: linux)',
+        fix: 'remove windowsOptions',
+      });
+    }
+    return violations;
+  }
+  if (name !== 'windows') return violations;
+  const forbidden = (field: string, container?: string): PodSpecViolation => ({
+    field,
+    ...(container === undefined ? {} : { container }),
+    message: `sets ${field.replace(/^.*?(securityContext\.)/, '$1')}, which cannot be set for a windows pod (spec.os.name: windows): Windows has no such setting`,
+    fix: 'remove it',
+  });
+  for (const key of LINUX_ONLY_POD.filter((k) => isSet(podSc[k]))) violations.push(forbidden(`securityContext.${key}`));
+  if (list(podSc.sysctls, 'spec.securityContext.sysctls').length > 0) violations.push(forbidden('securityContext.sysctls'));
+  if (isSet(spec.hostUsers)) violations.push(forbidden('hostUsers'));
+  if (spec.hostPID === true) violations.push(forbidden('hostPID'));
+  if (spec.hostIPC === true) violations.push(forbidden('hostIPC'));
+  if (isSet(spec.shareProcessNamespace)) violations.push(forbidden('shareProcessNamespace'));
+  for (const c of containers) {
+    for (const key of LINUX_ONLY_CONTAINER.filter((k) => isSet(c.sc[k]))) violations.push(forbidden(`${containerField(c)}.securityContext.${key}`, c.name));
   }
   return violations;
 }

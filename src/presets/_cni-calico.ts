@@ -122,7 +122,8 @@ export function calicoFlavor(options: CalicoOptions): FlavorSpec {
       },
       {
         rule: 'NA-HOSTPATH-SENSITIVE',
-        reason: 'the install-cni init container writes only the Calico binaries into /opt/cni/bin and exits; the long-running agent never mounts it',
+        reason: 'the install-cni init container writes only the Calico binaries into /opt/cni/bin and its configuration into /etc/cni/net.d, and ' +
+          'exits; the long-running agent never mounts /opt/cni/bin',
         unless: ['initContainers'],
         container: 'install-cni',
       },

@@ -136,6 +136,12 @@ export function ciliumFlavor(options: CiliumOptions): FlavorSpec {
         unless: ['initContainers'],
         container: 'install-cni-binaries',
       },
+      {
+        rule: 'NA-HOSTPATH-SENSITIVE',
+        reason: 'the install-cni-config init container writes only Cilium\'s CNI configuration into /etc/cni/net.d and exits; the long-running agent never mounts it',
+        unless: ['initContainers'],
+        container: 'install-cni-config',
+      },
     ],
   };
 }

@@ -229,6 +229,12 @@ export class CsiNodePlugin extends NodeAgent {
         reason: 'the kubelet has the driver stage and publish volumes under /var/lib/kubelet (Bidirectional) and find its socket under /var/lib/kubelet/plugins; no narrower path works for a CSI node plugin',
         unless: ['hostMounts'],
       },
+      {
+        rule: 'NA-HOSTPATH-SENSITIVE',
+        reason: 'the registrar creates the driver\'s registration socket in /var/lib/kubelet/plugins_registry: that is how the kubelet discovers a CSI driver',
+        unless: ['sidecars'],
+        container: 'node-driver-registrar',
+      },
     ]);
   }
 }

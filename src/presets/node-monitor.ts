@@ -106,6 +106,11 @@ export class NodeMonitor extends NodeAgent {
       rule: 'NA-RUNTIME-SOCKET',
       reason: '/ is mounted read-only only to measure the node\'s filesystems; node-exporter runs as nobody (65534) without capabilities, so it cannot connect to the root-only runtime sockets below it',
       unless: ['hostMounts', 'runAsRoot', 'runAsUser'],
+    }, {
+      rule: 'NA-HOSTPATH-SENSITIVE',
+      reason: '/proc and / are mounted read-only to report the node\'s statistics and filesystem usage; node-exporter runs as nobody (65534) without ' +
+        'capabilities, so it reads neither other processes\' environments nor root-only files',
+      unless: ['hostMounts', 'runAsRoot', 'runAsUser'],
     }]);
   }
 }

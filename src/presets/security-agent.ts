@@ -238,6 +238,11 @@ export class SecurityAgent extends NodeAgent {
       rule: 'NA-RUNTIME-SOCKET',
       reason: 'Falco\'s container plugin reads container and pod metadata from the runtime socket to attribute every event to its workload; mounted read-only, typed Socket, only the runtime the nodes use',
       unless: ['hostMounts'],
+    }, {
+      rule: 'NA-HOSTPATH-SENSITIVE',
+      reason: 'Falco reads the host\'s /proc (processes, credentials, namespaces) and /etc (user, group and OS names) read-only: they are what its rules match on' +
+        (this.driver.kind === 'kmod' ? ', and opens its kernel module\'s devices under /dev' : ''),
+      unless: ['hostMounts'],
     }];
     if (this.driver.kind === 'kmod') {
       const reason = `the Falco kernel module is loaded and read by privileged containers: ${this.driver.privilegedReason}`;
@@ -248,6 +253,12 @@ export class SecurityAgent extends NodeAgent {
         { rule: 'PSS-BASELINE-privileged', reason, unless: ['privileged', 'initContainers'], pod: true },
         { rule: 'NA-PRIVILEGE-ESCALATION', reason: escalation, unless: ['privileged'] },
         { rule: 'NA-PRIVILEGE-ESCALATION', reason: escalation, unless: ['initContainers'], container: LOADER },
+        {
+          rule: 'NA-HOSTPATH-SENSITIVE',
+          reason: 'the driver loader reads the host\'s /proc and /etc read-only to find the running kernel and distribution it builds or downloads the module for',
+          unless: ['initContainers'],
+          container: LOADER,
+        },
       );
     } else {
       acks.push({

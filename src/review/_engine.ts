@@ -2,6 +2,7 @@
 // manifests, runs the rules, turns violations into findings and applies acknowledgements and host-access reasons.
 import { HostAccessReason, HostAccessReasons, HostAccessType, HostRisk, PodSecurity } from '../model';
 import { hostAccessOf, podSecurityOf } from './_memo';
+import { Draft, mergeDrafts } from './_merge';
 import { NamespaceResolver, namespaceNameError, ownNamespace, registerResolver } from './_namespace';
 import { describePrivilege } from './_privileges';
 import { workloadAnnotations } from './_workload';
@@ -10,7 +11,7 @@ import { Finding } from './finding';
 import { ReviewOptions } from './review-options';
 import { ReviewPack } from './review-pack';
 import { HostAccessEntry, WorkloadReview } from './review-report';
-import { HostPrivilege, IReviewRule, RuleViolation, WorkloadContext } from './review-rule';
+import { IReviewRule, RuleViolation, WorkloadContext } from './review-rule';
 import { ApiRejectedRule } from './rules/api-rejected';
 import { Severities, Severity } from './severity';
 import { dig, dropUndefined, isObject } from '../model/_pod-spec';
@@ -152,18 +153,6 @@ export function normalizedVersion(version: string | undefined): string {
   return label.startsWith('v') ? label.slice(1) : label;
 }
 
-interface Draft {
-  readonly rule: string;
-  readonly severity: Severity;
-  readonly message: string;
-  readonly fix: string;
-  readonly container?: string;
-  readonly field?: string;
-  readonly privileges?: HostPrivilege[];
-  /** for a rule that could not evaluate the workload: the error, so that rules failing on one cause give one finding. */
-  readonly error?: string;
-}
-
 /**
  * One finding per cause of failure: rules that read the same context (the RBAC rules read the same bindings) fail on the
  * same error; the first rule keeps the finding, at the highest severity, and names the others.
@@ -272,12 +261,18 @@ export function reviewWorkload(
       if (threshold === undefined) {
         hostAccess = items.map((item) => {
           const assessment = HostRisk.assess(item);
-          const reason = HostAccessReasons.find(reasons, item.type, item.detail, item.container)?.reason;
+          let reason = HostAccessReasons.find(reasons, item.type, item.detail, item.container)?.reason;
+          // a container port that is a node port through hostNetwork is explained by the hostNetwork's reason
+          if ((reason === undefined || reason.trim() === '') && item.viaHostNetwork) {
+            reason = HostAccessReasons.find(reasons, HostAccessType.HOST_NETWORK, '')?.reason;
+          }
           return dropUndefined({
             type: item.type as string,
             detail: item.detail,
             risk: assessment.risk as string,
             container: item.container,
+            containers: item.containers ?? (item.container !== undefined ? [item.container] : undefined),
+            viaHostNetwork: item.viaHostNetwork,
             reason: reason !== undefined && reason.trim() !== '' ? reason : undefined,
             attackerGains: assessment.attackerGains,
             saferAlternative: assessment.saferAlternative,
@@ -297,10 +292,14 @@ export function reviewWorkload(
     drafts.push(...mergeErrors(ruleDrafts));
   }
 
-  const findings = drafts.filter((d) => threshold === undefined || alwaysBlocks(d.rule) || Severities.atLeast(d.severity, threshold)).map((d) => {
+  // one cause, one finding: drafts of several rules about the same privilege of the same container become one
+  const merged = mergeDrafts(drafts);
+  const findings = merged.filter((d) => threshold === undefined || alwaysBlocks(d.rule) || Severities.atLeast(d.severity, threshold)).map((d) => {
     const message = `${ref}${d.container !== undefined ? `, container ${JSON.stringify(d.container)}` : ''}: ${d.message}` +
       `${d.field !== undefined ? ` (${d.field})` : ''}`;
-    const matching = alwaysBlocks(d.rule) ? [] : acks.filter((a) => a.rule === d.rule && (a.container === undefined || a.container === d.container));
+    const ackRules = d.acknowledgedBy ?? [d.rule];
+    const matching = alwaysBlocks(d.rule) ? []
+      : acks.filter((a) => ackRules.includes(a.rule) && (a.container === undefined || a.container === d.container));
     const reasonsGiven = [...new Set(matching.map((a) => a.reason.trim()))];
     const explanation = explainedBy(d, reasons);
     if (explanation !== undefined) reasonsGiven.push(explanation);
@@ -314,6 +313,7 @@ export function reviewWorkload(
       name: ctx.name,
       container: d.container,
       field: d.field,
+      mergedRules: d.mergedRules,
       acknowledged: reasonsGiven.length > 0,
       acknowledgedReason: reasonsGiven.length > 0 ? reasonsGiven.join('; ') : undefined,
     });
@@ -340,6 +340,9 @@ function runRule(rule: IReviewRule, ctx: WorkloadContext): Draft[] {
       if (!v || typeof v.message !== 'string' || v.message === '') throw new Error(`evaluate returned a violation without a message: ${JSON.stringify(v)}`);
       if (v.severity !== undefined) Severities.rank(v.severity);
       if (v.privileges !== undefined && !Array.isArray(v.privileges)) throw new Error(`evaluate returned privileges that are not a list: ${JSON.stringify(v.privileges)}`);
+      if (v.cause !== undefined && (!isObject(v.cause) || typeof v.cause.type !== 'string' || typeof v.cause.detail !== 'string')) {
+        throw new Error(`evaluate returned a cause that is not a host privilege {type, detail}: ${JSON.stringify(v.cause)}`);
+      }
     }
   } catch (e) {
     return [{
@@ -358,5 +361,6 @@ function runRule(rule: IReviewRule, ctx: WorkloadContext): Draft[] {
     container: v.container,
     field: v.field,
     privileges: v.privileges,
+    cause: v.cause,
   }));
 }

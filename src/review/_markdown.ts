@@ -13,10 +13,16 @@ function refOf(w: { kind: string; namespace?: string; name: string }): string {
   return `${w.kind} ${w.namespace ? `${w.namespace}/` : ''}${w.name || '<unnamed>'}`;
 }
 
-/** `hostPath /var/log (read-only)`, `capability NET_ADMIN in container "agent"`, `hostNetwork`. */
+/**
+ * `hostPath /var/log (read-only) in containers "a", "b"`, `capability NET_ADMIN in container "agent"`, `hostNetwork`; a
+ * host path no container mounts says so.
+ */
 function privilege(h: HostAccessEntry): string {
   const what = labelPrivilege(h);
-  return h.container !== undefined ? `${what} in container ${JSON.stringify(h.container)}` : what;
+  const containers = h.containers ?? (h.container !== undefined ? [h.container] : undefined);
+  if (containers === undefined) return what;
+  if (containers.length === 0) return `${what}, mounted by no container`;
+  return `${what} in ${containers.length === 1 ? 'container' : 'containers'} ${containers.map((c) => JSON.stringify(c)).join(', ')}`;
 }
 
 /** `2 critical, 1 high` (severities with findings only), or `none`. */
@@ -29,7 +35,8 @@ function countBySeverity(findings: Finding[]): string {
 }
 
 function renderFinding(f: Finding): string[] {
-  const lines = [`- [${f.severity}] ${f.rule}: ${f.message}`];
+  const merged = f.mergedRules !== undefined && f.mergedRules.length > 0 ? ` (with ${f.mergedRules.join(', ')})` : '';
+  const lines = [`- [${f.severity}] ${f.rule}${merged}: ${f.message}`];
   if (f.acknowledged) {
     lines.push(`  - acknowledged: ${f.acknowledgedReason}`);
   } else {

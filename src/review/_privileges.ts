@@ -9,5 +9,5 @@ export function describePrivilege(item: { type: HostAccessType | string; detail:
 
 /** the privilege as the report lists it: `hostPath /var/log (read-only)`, `hostNetwork`, `privileged`. */
 export function labelPrivilege(item: { type: HostAccessType | string; detail: string }): string {
-  return descriptorOf(item.type).label({ type: item.type as HostAccessType, detail: item.detail });
+  return descriptorOf(item.type).label({ ...item, type: item.type as HostAccessType });
 }

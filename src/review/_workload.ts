@@ -3,6 +3,7 @@
 import { HostAccess } from '../model';
 import { UNKNOWN_NAMESPACE, qualified, sourceNote } from './_namespace';
 import { WorkloadContext } from './review-rule';
+import { isWindowsPod } from '../model/_pod-spec';
 
 /** which list of a pod spec a container comes from. */
 export type ContainerList = 'initContainers' | 'containers' | 'ephemeralContainers';
@@ -27,6 +28,8 @@ export interface MountInfo {
   readonly index: number;
   readonly readOnly: boolean;
   readonly mountPath: string;
+  /** `mountPropagation`, when set. */
+  readonly propagation?: string;
   /** JSON path of the volumeMount. */
   readonly path: string;
 }
@@ -119,7 +122,8 @@ export function hostPathVolumes(ctx: WorkloadContext): HostPathVolume[] {
       const mount = obj(m, path);
       for (const v of volumes) {
         if (v.name !== String(mount.name)) continue;
-        v.mounts.push({ container: c, index, readOnly: mount.readOnly === true, mountPath: String(mount.mountPath ?? ''), path });
+        const propagation = mount.mountPropagation === undefined || mount.mountPropagation === null ? undefined : String(mount.mountPropagation);
+        v.mounts.push({ container: c, index, readOnly: mount.readOnly === true, mountPath: String(mount.mountPath ?? ''), propagation, path });
       }
     });
   }
@@ -174,4 +178,22 @@ export function workloadAnnotations(workload: WorkloadContext): { [key: string]:
   const result: { [key: string]: string } = {};
   for (const [k, v] of Object.entries(raw)) result[k] = String(v);
   return result;
+}
+
+/** whether an init container runs to completion before the others start (not a restartable sidecar). */
+export function runsToCompletion(c: ContainerInfo): boolean {
+  return c.list === 'initContainers' && c.container.restartPolicy !== 'Always';
+}
+
+/**
+ * Whether the pod runs on Windows (`spec.os.name: windows`, a HostProcess container, or a `kubernetes.io/os: windows`
+ * nodeSelector): the Linux security settings do not exist there, and with `spec.os.name: windows` the API server rejects them.
+ */
+export function isWindows(ctx: WorkloadContext): boolean {
+  return isWindowsPod(ctx.podSpec);
+}
+
+/** the host namespaces the pod shares, in the order `HostRisk.forCapability` takes them. */
+export function hostNamespacesOf(ctx: WorkloadContext): string[] {
+  return ['hostNetwork', 'hostPID', 'hostIPC'].filter((ns) => ctx.podSpec[ns] === true);
 }

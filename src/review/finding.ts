@@ -49,6 +49,15 @@ export interface Finding {
    */
   readonly field?: string;
 
+  /**
+   * The other rules that found the same cause (one host privilege of one container), merged into this finding: one
+   * cause, one finding. `rule` is the most specific of them at the finding's severity. An acknowledgement of `rule`, or
+   * of a merged rule whose own finding would have had this severity, accepts it.
+   *
+   * @default - no other rule found this cause
+   */
+  readonly mergedRules?: string[];
+
   /** whether an acknowledgement with a reason accepts this finding. */
   readonly acknowledged: boolean;
 

@@ -4,12 +4,15 @@ import { Finding } from './finding';
  * One host privilege of a workload, with its risk and the reason recorded for it.
  */
 export interface HostAccessEntry {
-  /** the kind of privilege: a `HostAccessType` value (`hostPath`, `hostNetwork`, `hostPID`, `hostIPC`, `hostPort`, `privileged`, `capability`, `runAsRoot`). */
+  /**
+   * The kind of privilege: a `HostAccessType` value (`hostPath`, `hostNetwork`, `hostPID`, `hostIPC`, `hostPort`,
+   * `privileged`, `hostProcess`, `capability`, `runAsRoot`).
+   */
   readonly type: string;
 
   /**
    * Which privilege: the host path with `(read-only)` or `(read-write)`, the capability, `port/protocol`, the container
-   * name (privileged, runAsRoot), or empty (host namespaces).
+   * name (privileged, hostProcess, runAsRoot), or empty (host namespaces).
    */
   readonly detail: string;
 
@@ -24,7 +27,24 @@ export interface HostAccessEntry {
   readonly container?: string;
 
   /**
-   * The reason recorded for it in the workload's `node-agents.cdk8s.io/host-access` annotation.
+   * For a hostPath: the containers that mount it (init, regular and ephemeral), sorted; empty when none does. For a
+   * container's privilege: that container.
+   *
+   * @default - a pod-level privilege without containers: a host namespace
+   */
+  readonly containers?: string[];
+
+  /**
+   * For a hostPort: true when it is a container port of a hostNetwork pod that declares no `hostPort` (on the host
+   * network every container port is a port of the node).
+   *
+   * @default - not a hostPort, or a declared one
+   */
+  readonly viaHostNetwork?: boolean;
+
+  /**
+   * The reason recorded for it in the workload's `node-agents.cdk8s.io/host-access` annotation. For a container port
+   * that is a node port through hostNetwork and has no reason of its own: the hostNetwork's, which explains it.
    *
    * @default - no reason recorded
    */

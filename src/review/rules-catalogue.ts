@@ -57,7 +57,18 @@ export class RulesCatalogue {
         '(`[{"rule": "NA-NAMESPACE", "reason": "..."}]`, optionally with a `container`); acknowledged findings stay in the report. ' +
         'A reason recorded for a host privilege in the `node-agents.cdk8s.io/host-access` annotation accepts the findings that exist ' +
         'only because that privilege is taken (a PSS baseline host check, an added capability, a writable mount, running as root), ' +
-        'unless they are critical: root on the node needs an explicit acknowledgement.',
+        'unless they are critical (root on the node needs an explicit acknowledgement) or NA-HOSTPATH-SENSITIVE (a path that holds ' +
+        'what an attacker wants needs one too, read-only or not).',
+      '',
+      '**One cause, one finding.** Rules that find the same cause (one host privilege of one container: a host path, whatever its ' +
+        'mode, a capability, a privileged or root container) give one finding: at the highest of their severities, with the message and ' +
+        'fix of the most specific rule (NA-RUNTIME-SOCKET, NA-PRIVILEGED, NA-HOSTPATH-SENSITIVE, NA-CAPABILITIES, NA-HOSTPATH-WRITABLE, ' +
+        'NA-RUN-AS-NON-ROOT, NA-PRIVILEGE-ESCALATION, then NA-HOST-ACCESS-REASON), the others listed in `mergedRules` (Markdown: ' +
+        '"with ..."), the missing reason and the Pod Security baseline check the privilege fails named in the message. Rule IDs do not ' +
+        'change: an acknowledgement of the finding\'s rule, or of any merged rule whose own finding would have had the same severity, ' +
+        'accepts it (an acknowledgement of NA-PRIVILEGE-ESCALATION, medium, does not accept the critical NA-PRIVILEGED finding it joined). ' +
+        'A recorded reason accepts a merged finding only if it would have accepted each rule\'s part. Pod Security findings are one per ' +
+        'check for the whole pod and are never merged.',
       '',
       '| Pack | Default | Rules | Description |',
       '|---|---|---|---|',

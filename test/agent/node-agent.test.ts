@@ -384,7 +384,10 @@ describe('host access', () => {
   test('a read-only mount needs a reason too, low risk or high: it is asked as the mount is built, and recorded', () => {
     expect(() => HostMount.readOnly('/var/lib/node-agent', { mountPath: '/state' } as any)).toThrow(/^HostMount\.readOnly\("\/var\/lib\/node-agent"\) needs a reason/);
     expect(() => (HostMount.readOnly as any)('/proc')).toThrow(/^HostMount\.readOnly\("\/proc"\) needs its options with a reason, got undefined/);
-    const manifests = synth({ hostMounts: [HostMount.readOnly('/proc', { mountPath: '/host/proc', reason: 'reads process metrics' })] });
+    // /proc, even read-only, is sensitive (every process's command line): its reason is recorded, and the review also asks for an acknowledgement
+    expect(() => synth({ hostMounts: [HostMount.readOnly('/proc', { mountPath: '/host/proc', reason: 'reads process metrics' })] }))
+      .toThrow(/\[high\] NA-HOSTPATH-SENSITIVE: .*mounts host path \/proc read-only at \/host\/proc/);
+    const manifests = synth({ hostMounts: [HostMount.readOnly('/proc', { mountPath: '/host/proc', reason: 'reads process metrics' })] }, ['NA-HOSTPATH-SENSITIVE']);
     expect(mainContainer(manifests).volumeMounts).toEqual([{ name: 'host-proc', mountPath: '/host/proc', readOnly: true }]);
     expect(reasons(manifests)).toEqual([{ type: 'hostPath', detail: '/proc (read-only)', container: 'agent', reason: 'reads process metrics' }]);
   });

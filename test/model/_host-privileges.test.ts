@@ -14,6 +14,11 @@ const SINGLE: { [type: string]: any } = {
   [HostAccessType.HOST_IPC]: { hostIPC: true, containers: [{ name: 'a', image: 'a:1', securityContext: safe }] },
   [HostAccessType.HOST_PORT]: { containers: [{ name: 'a', image: 'a:1', securityContext: safe, ports: [{ containerPort: 9100, hostPort: 9100 }] }] },
   [HostAccessType.PRIVILEGED]: { containers: [{ name: 'a', image: 'a:1', securityContext: { ...safe, privileged: true } }] },
+  // a Windows pod: the API server also requires hostNetwork, left out here so that the pod takes only this privilege
+  [HostAccessType.HOST_PROCESS]: {
+    os: { name: 'windows' },
+    containers: [{ name: 'a', image: 'a:1', securityContext: { windowsOptions: { hostProcess: true, runAsUserName: 'NT AUTHORITY\\SYSTEM' } } }],
+  },
   [HostAccessType.CAPABILITY]: { containers: [{ name: 'a', image: 'a:1', securityContext: { ...safe, capabilities: { add: ['NET_ADMIN'] } } }] },
   [HostAccessType.RUN_AS_ROOT]: { containers: [{ name: 'a', image: 'a:1', securityContext: { runAsUser: 0 } }] },
 };
@@ -32,7 +37,7 @@ describe('one descriptor per host privilege type', () => {
   });
 
   test('an unknown type is an error, never a default', () => {
-    expect(() => descriptorOf('hostTime')).toThrow('host access type "hostTime" is not known: use one of hostPath, hostNetwork, hostPID, hostIPC, hostPort, privileged, capability, runAsRoot');
+    expect(() => descriptorOf('hostTime')).toThrow('host access type "hostTime" is not known: use one of hostPath, hostNetwork, hostPID, hostIPC, hostPort, privileged, hostProcess, capability, runAsRoot');
     expect(() => descriptorOf('toString')).toThrow(/is not known/);
     expect(() => HostRisk.assess({ type: 'hostTime' as HostAccessType, detail: '' })).toThrow(/is not known/);
   });
@@ -52,6 +57,7 @@ describe('one descriptor per host privilege type', () => {
       hostIPC: 'hostIPC',
       hostPort: 'containers[0].ports',
       privileged: 'containers[0].securityContext.privileged',
+      hostProcess: 'containers[0].securityContext.windowsOptions.hostProcess',
       capability: 'containers[0].securityContext.capabilities.add',
       runAsRoot: 'containers[0].securityContext.runAsNonRoot',
     }[type]);
@@ -83,6 +89,25 @@ describe('one descriptor per host privilege type', () => {
     expect(words(HostAccessType.PRIVILEGED, 'a')).toEqual(['privileged', 'privileged']);
     expect(words(HostAccessType.RUN_AS_ROOT, 'a')).toEqual(['runAsRoot (may run as UID 0)', 'runAsRoot']);
     expect(words(HostAccessType.CAPABILITY, 'NET_ADMIN')).toEqual(['capability NET_ADMIN', 'capability NET_ADMIN']);
+  });
+
+  test('a container port that is a node port only through hostNetwork needs no reason of its own, and fails no check of its own', () => {
+    const spec = { hostNetwork: true, containers: [{ name: 'a', image: 'a:1', securityContext: safe, ports: [{ containerPort: 8081 }] }] };
+    const port = HostAccess.of(spec).find((i) => i.type === HostAccessType.HOST_PORT)!;
+    expect(port).toMatchObject({ detail: '8081/TCP', container: 'a', viaHostNetwork: true });
+    expect(descriptorOf(HostAccessType.HOST_PORT).reasonRequired(port)).toBe(false);
+    expect(descriptorOf(HostAccessType.HOST_PORT).podSecurityCheck(port)).toBeUndefined();
+    const baseline = PodSecurity.evaluate(spec, { version: 'latest' }).violations.filter((v) => v.level === PodSecurityLevel.BASELINE).map((v) => v.check);
+    expect(baseline).toEqual(['hostNamespaces']);
+    expect(descriptorOf(HostAccessType.HOST_PORT).label(port)).toBe('hostPort 8081/TCP (through hostNetwork)');
+  });
+
+  test('hostProcess: critical, SYSTEM named as the node', () => {
+    const [item] = HostAccess.of(SINGLE[HostAccessType.HOST_PROCESS]);
+    const a = HostRisk.assess(item);
+    expect(a.risk).toBe('critical');
+    expect(a.attackerGains).toContain('as NT AUTHORITY\\SYSTEM, with the node\'s network and file system: SYSTEM is full control of the node');
+    expect(a.attackerGains).not.toContain('root');
   });
 
   test('NodeAgent requires a reason for every privilege, read-only host paths included', () => {

@@ -42,8 +42,37 @@ describe('hostPath', () => {
       volumes: [{ name: 'varlog', hostPath: { path: '/var/log', type: 'Directory' } }],
     };
     expect(HostAccess.of(s)).toEqual([{
-      type: HostAccessType.HOST_PATH, detail: '/var/log (read-only)', readOnly: true, path: '/var/log', volumes: ['varlog'], containers: ['a', 'init'],
+      type: HostAccessType.HOST_PATH, detail: '/var/log (read-only)', readOnly: true, path: '/var/log', volumes: ['varlog'], containers: ['a', 'init'], hostPathType: 'Directory',
     }]);
+  });
+
+  test('the volumes\' type when they agree on one; none when they differ or set none', () => {
+    const mount = (name: string) => ({ name, mountPath: `/${name}`, readOnly: true });
+    const s = {
+      containers: [container('a', { volumeMounts: [mount('x'), mount('y'), mount('z')] })],
+      volumes: [
+        { name: 'x', hostPath: { path: '/run/xtables.lock', type: 'FileOrCreate' } },
+        { name: 'y', hostPath: { path: '/var/log', type: 'Directory' } },
+        { name: 'z', hostPath: { path: '/var/log' } },
+      ],
+    };
+    expect(HostAccess.of(s).map((i) => [i.path, i.hostPathType])).toEqual([['/run/xtables.lock', 'FileOrCreate'], ['/var/log', undefined]]);
+  });
+
+  test('only init containers that run to completion: onlyInitContainers (a sidecar init container is long-running)', () => {
+    const s = {
+      initContainers: [
+        container('install', { volumeMounts: [{ name: 'bin', mountPath: '/host/opt/cni/bin' }] }),
+        container('sidecar', { restartPolicy: 'Always', volumeMounts: [{ name: 'state', mountPath: '/state' }] }),
+      ],
+      containers: [container('agent', { volumeMounts: [{ name: 'bin', mountPath: '/bin-ro', readOnly: true }, { name: 'conf', mountPath: '/conf' }] })],
+      volumes: [{ name: 'bin', hostPath: { path: '/opt/cni/bin' } }, { name: 'state', hostPath: { path: '/var/lib/agent' } }, { name: 'conf', hostPath: { path: '/etc/cni/net.d' } }],
+    };
+    expect(HostAccess.of(s).map((i) => [i.path, i.onlyInitContainers])).toEqual([
+      ['/etc/cni/net.d', undefined], // the agent writes it
+      ['/opt/cni/bin', true], // the agent only reads it: only the installer writes it
+      ['/var/lib/agent', undefined], // the sidecar runs beside the agent
+    ]);
   });
 
   test.each(['initContainers', 'containers', 'ephemeralContainers'])('read-write when any container (here in %s) mounts it without readOnly: true', (list) => {
@@ -128,6 +157,43 @@ describe('hostPort', () => {
     ]);
   });
 
+  test('with hostNetwork every container port is a host port of its container (viaHostNetwork); a declared one stays declared', () => {
+    const s = {
+      hostNetwork: true,
+      initContainers: [container('init', { ports: [{ containerPort: 9000 }] })],
+      containers: [
+        container('dns', { ports: [{ containerPort: 53, protocol: 'UDP' }, { containerPort: 53, protocol: 'TCP' }, { containerPort: 9253, hostPort: 9253 }] }),
+        container('speaker', { ports: [{ name: 'memberlist', containerPort: 7946 }] }),
+      ],
+    };
+    expect(HostAccess.of(s).filter((i) => i.type === HostAccessType.HOST_PORT)).toEqual([
+      { type: HostAccessType.HOST_PORT, detail: '53/TCP', container: 'dns', port: 53, protocol: 'TCP', viaHostNetwork: true },
+      { type: HostAccessType.HOST_PORT, detail: '53/UDP', container: 'dns', port: 53, protocol: 'UDP', viaHostNetwork: true },
+      { type: HostAccessType.HOST_PORT, detail: '7946/TCP', container: 'speaker', port: 7946, protocol: 'TCP', viaHostNetwork: true },
+      { type: HostAccessType.HOST_PORT, detail: '9000/TCP', container: 'init', port: 9000, protocol: 'TCP', viaHostNetwork: true },
+      { type: HostAccessType.HOST_PORT, detail: '9253/TCP', container: 'dns', port: 9253, protocol: 'TCP' },
+    ]);
+    // without hostNetwork a container port stays in the pod's own network namespace
+    expect(HostAccess.of({ ...s, hostNetwork: false }).filter((i) => i.type === HostAccessType.HOST_PORT).map((i) => i.detail)).toEqual(['9253/TCP']);
+  });
+
+  test('with hostNetwork a port listed both without and with its hostPort is one item, the declared one, in either order', () => {
+    const reached = { containerPort: 53 };
+    const declared = { containerPort: 53, hostPort: 53 };
+    for (const ports of [[reached, declared], [declared, reached]]) {
+      expect(HostAccess.of({ hostNetwork: true, containers: [container('dns', { ports })] })).toEqual([
+        { type: HostAccessType.HOST_NETWORK, detail: '' },
+        { type: HostAccessType.HOST_PORT, detail: '53/TCP', container: 'dns', port: 53, protocol: 'TCP' },
+      ]);
+    }
+  });
+
+  test('with hostNetwork a container port without a valid containerPort is rejected', () => {
+    expect(() => HostAccess.of({ hostNetwork: true, containers: [container('a', { ports: [{ name: 'x' }] })] })).toThrow(
+      'spec.containers[name=a].ports[0].containerPort must be a port number from 1 to 65535, got undefined',
+    );
+  });
+
   test.each([[70000], [-1], [1.5], ['http']])('hostPort %j is rejected', (hostPort) => {
     expect(() => HostAccess.of({ containers: [container('a', { ports: [{ containerPort: 80, hostPort }] })] })).toThrow(
       `spec.containers[name=a].ports[0].hostPort must be a port number from 1 to 65535, got ${JSON.stringify(hostPort)}`,
@@ -153,11 +219,17 @@ describe('privileged and capabilities', () => {
       ],
     };
     expect(HostAccess.of(s)).toEqual([
-      { type: HostAccessType.CAPABILITY, detail: 'ALL', container: 'b' },
-      { type: HostAccessType.CAPABILITY, detail: 'NET_ADMIN', container: 'a' },
-      { type: HostAccessType.CAPABILITY, detail: 'NET_ADMIN', container: 'b' },
-      { type: HostAccessType.CAPABILITY, detail: 'SYS_PTRACE', container: 'a' },
+      { type: HostAccessType.CAPABILITY, detail: 'ALL', container: 'b', hostNamespaces: [] },
+      { type: HostAccessType.CAPABILITY, detail: 'NET_ADMIN', container: 'a', hostNamespaces: [] },
+      { type: HostAccessType.CAPABILITY, detail: 'NET_ADMIN', container: 'b', hostNamespaces: [] },
+      { type: HostAccessType.CAPABILITY, detail: 'SYS_PTRACE', container: 'a', hostNamespaces: [] },
     ]);
+  });
+
+  test('a capability item carries the host namespaces the pod shares, which decide what it reaches', () => {
+    const s = { hostNetwork: true, hostPID: true, containers: [container('a', { securityContext: { capabilities: { add: ['NET_RAW'] } } })] };
+    const item = HostAccess.of(s).find((i) => i.type === HostAccessType.CAPABILITY)!;
+    expect(item.hostNamespaces).toEqual(['hostNetwork', 'hostPID']);
   });
 
   test('dropped capabilities are not host access', () => {
@@ -194,6 +266,43 @@ describe('runAsRoot', () => {
   test('init and ephemeral containers are covered, each its own item', () => {
     const s = { initContainers: [{ name: 'init' }], containers: [container('a')], ephemeralContainers: [{ name: 'debug' }] };
     expect(keys(HostAccess.of(s))).toEqual(['runAsRoot|debug|debug', 'runAsRoot|init|init']);
+  });
+
+  test.each([
+    ['spec.os.name: windows', { os: { name: 'windows' } }],
+    ['a kubernetes.io/os: windows nodeSelector', { nodeSelector: { 'kubernetes.io/os': 'windows' } }],
+  ])('a Windows pod (%s) has no UIDs: no runAsRoot', (_name, extra) => {
+    expect(HostAccess.of({ ...extra, containers: [{ name: 'agent', image: 'x' }] })).toEqual([]);
+  });
+});
+
+describe('hostProcess (Windows)', () => {
+  test('one item per HostProcess container, set on the pod or the container, with the user it runs as; no runAsRoot', () => {
+    const s = {
+      hostNetwork: true,
+      securityContext: { windowsOptions: { hostProcess: true, runAsUserName: 'NT AUTHORITY\\SYSTEM' } },
+      initContainers: [{ name: 'install', image: 'x' }],
+      containers: [{ name: 'agent', image: 'x', securityContext: { windowsOptions: { runAsUserName: 'NT AUTHORITY\\LOCAL SERVICE' } } }],
+    };
+    expect(HostAccess.of(s)).toEqual([
+      { type: HostAccessType.HOST_NETWORK, detail: '' },
+      { type: HostAccessType.HOST_PROCESS, detail: 'agent', container: 'agent', runAsUserName: 'NT AUTHORITY\\LOCAL SERVICE' },
+      { type: HostAccessType.HOST_PROCESS, detail: 'install', container: 'install', runAsUserName: 'NT AUTHORITY\\SYSTEM' },
+    ]);
+  });
+
+  test('a container\'s own hostProcess: false wins over the pod\'s (the API server rejects the mix; the model reports what is written)', () => {
+    const s = {
+      securityContext: { windowsOptions: { hostProcess: true } },
+      containers: [{ name: 'a', image: 'x' }, { name: 'b', image: 'x', securityContext: { windowsOptions: { hostProcess: false } } }],
+    };
+    expect(keys(HostAccess.of(s))).toEqual(['hostProcess|a|a']);
+  });
+
+  test('windowsOptions of the wrong type is rejected', () => {
+    expect(() => HostAccess.of({ securityContext: { windowsOptions: 'yes' }, containers: [{ name: 'a' }] })).toThrow(
+      'spec.securityContext.windowsOptions must be an object',
+    );
   });
 });
 

@@ -9,30 +9,55 @@ describe('HostRisk.forPath', () => {
     ['/', CRITICAL, CRITICAL],
     ['/etc', CRITICAL, CRITICAL], // contains /etc/kubernetes
     ['/etc/kubernetes', CRITICAL, CRITICAL],
-    ['/etc/kubernetes/manifests', CRITICAL, CRITICAL],
+    ['/etc/kubernetes/manifests', MEDIUM, CRITICAL], // the manifests hold no credentials; writing them runs any pod
+    ['/etc/kubernetes/pki', CRITICAL, CRITICAL],
+    ['/etc/kubernetes/admin.conf', CRITICAL, CRITICAL],
+    ['/etc/kubernetes/kubelet.conf', HIGH, HIGH],
     ['/var/lib/etcd', CRITICAL, CRITICAL],
     ['/var/lib/kubelet', HIGH, CRITICAL],
     ['/var/lib/kubelet/pods', HIGH, CRITICAL],
     ['/var/lib/kubelet/plugins_registry', MEDIUM, HIGH],
+    ['/var/lib/kubelet/plugins', HIGH, HIGH],
+    ['/var/lib/kubelet/plugins/ebs.csi.aws.com', MEDIUM, HIGH], // one driver's own socket directory
+    ['/var/lib/kubelet/plugins/kubernetes.io/csi', HIGH, HIGH], // staged volumes of every driver, not a driver named kubernetes.io
     ['/var/run/docker.sock', CRITICAL, CRITICAL],
     ['/run/docker.sock', CRITICAL, CRITICAL],
     ['/run/containerd/containerd.sock', CRITICAL, CRITICAL],
     ['/var/run/crio/crio.sock', CRITICAL, CRITICAL],
     ['/run/containerd', CRITICAL, CRITICAL], // contains the socket
+    ['/run/k3s', CRITICAL, CRITICAL],
+    ['/run/host-containerd', CRITICAL, CRITICAL],
+    ['/run/k0s/containerd.sock', CRITICAL, CRITICAL],
+    ['/run/flannel', LOW, MEDIUM], // one program's own runtime directory
+    ['/var/run/cilium/envoy/sockets', LOW, MEDIUM],
+    ['/run/cilium/cgroupv2', LOW, HIGH], // a cgroup2 mount
+    ['/run/calico/cgroup', LOW, HIGH],
+    ['/run/systemd', CRITICAL, CRITICAL], // contains systemd's private socket
+    ['/run/dbus', CRITICAL, CRITICAL], // contains the system bus socket
     ['/run', CRITICAL, CRITICAL],
     ['/var/run', CRITICAL, CRITICAL],
     ['/run/xtables.lock', LOW, LOW],
     ['/var/run/xtables.lock', LOW, LOW],
     ['/proc', HIGH, CRITICAL],
-    ['/proc/sys/kernel', HIGH, CRITICAL],
+    ['/proc/sys/kernel', LOW, CRITICAL], // core_pattern; no process's data
+    ['/proc/sys/net', LOW, HIGH], // network sysctls only
+    ['/proc/sys', LOW, CRITICAL], // contains /proc/sys/kernel
+    ['/proc/1', HIGH, CRITICAL],
+    ['/proc/swaps', LOW, HIGH],
     ['/sys', MEDIUM, CRITICAL],
     ['/sys/fs/cgroup', LOW, CRITICAL],
     ['/sys/fs/bpf', MEDIUM, HIGH],
+    ['/sys/fs', MEDIUM, CRITICAL], // contains /sys/fs/bpf and /sys/fs/cgroup
+    ['/sys/module', LOW, HIGH],
+    ['/sys/kernel', MEDIUM, CRITICAL], // uevent_helper; contains debugfs
+    ['/sys/class/net', LOW, HIGH],
     ['/dev', HIGH, CRITICAL],
     ['/dev/kmsg', MEDIUM, MEDIUM],
     ['/var/log', MEDIUM, HIGH],
     ['/var/log/pods', MEDIUM, HIGH],
     ['/var/log/containers', MEDIUM, HIGH],
+    ['/var/log/calico/cni', LOW, MEDIUM], // one program's own logs
+    ['/var/log/journal', MEDIUM, HIGH],
     ['/boot', MEDIUM, CRITICAL],
     ['/lib/modules', LOW, CRITICAL],
     ['/usr/lib/modules', LOW, CRITICAL],
@@ -46,10 +71,16 @@ describe('HostRisk.forPath', () => {
     ['/etc/cni/net.d', MEDIUM, HIGH],
     ['/var/lib/docker', HIGH, CRITICAL],
     ['/var/lib/docker/containers', HIGH, CRITICAL],
+    ['/var/lib/docker/volumes', MEDIUM, HIGH], // a part of Docker's storage this catalogue does not describe
     ['/var/lib/containerd', HIGH, CRITICAL],
     ['/var/lib/fluent-bit', LOW, MEDIUM], // an agent's own state directory under /var/lib
     ['/var/lib', CRITICAL, CRITICAL], // contains /var/lib/etcd
     ['/etc/machine-id', LOW, MEDIUM],
+    ['/etc/kubernetes/secrets-store-csi-providers', MEDIUM, HIGH], // one component's directory, not manifests/ or pki/
+    ['/etc/kubernetes/node-feature-discovery/features.d', LOW, MEDIUM],
+    ['/etc/ssh', HIGH, CRITICAL],
+    ['/etc/containerd', MEDIUM, CRITICAL],
+    ['/etc/falco', MEDIUM, HIGH], // configuration this catalogue does not know
     ['/etc/os-release', LOW, MEDIUM],
     ['/etc/shadow', HIGH, CRITICAL],
     ['/etc/passwd', LOW, CRITICAL],
@@ -57,6 +88,10 @@ describe('HostRisk.forPath', () => {
     ['/etc/ssl/certs', LOW, HIGH],
     ['/tmp', LOW, MEDIUM],
     ['/srv/data', MEDIUM, HIGH],
+    ['/mnt/fast-disks', MEDIUM, HIGH],
+    ['/var/lib/kube-router/kubeconfig', HIGH, HIGH], // a kubeconfig, by its name
+    ['/home/alice/.kube/config', HIGH, HIGH], // a kubeconfig, by its name: writing it is not adding an SSH key
+    ['/var/lib/dbus', LOW, MEDIUM],
     ['/etcd', MEDIUM, HIGH], // not under /etc: matched by whole segments, so unknown
     ['/var/lib/kubeletx', LOW, MEDIUM], // not under /var/lib/kubelet
     ['C:\\var\\log', MEDIUM, HIGH],
@@ -71,8 +106,10 @@ describe('HostRisk.forPath', () => {
   });
 
   test.each([
-    '/run/containerd/containerd.sock', '/var/run/docker.sock', '/var/run/crio/crio.sock', '/run/cri-dockerd.sock', '/run/podman/podman.sock',
-    '/run/k3s/containerd/containerd.sock', '/var/snap/microk8s/common/run/containerd.sock',
+    '/run/containerd/containerd.sock', '/var/run/docker.sock', '/run/docker.sock', '/var/run/crio/crio.sock', '/run/crio/crio.sock',
+    '/run/cri-dockerd.sock', '/run/podman/podman.sock', '/run/k3s/containerd/containerd.sock', '/run/k0s/containerd.sock',
+    '/run/host-containerd/containerd.sock', '/var/run/host-containerd/containerd.sock', '/run/dockershim.sock',
+    '/var/snap/microk8s/common/run/containerd.sock', '/opt/custom/containerd.sock',
   ])('the runtime socket %s is critical read-only, and says why', (path) => {
     const a = HostRisk.forPath(path, true);
     expect(a.risk).toBe(CRITICAL);
@@ -84,7 +121,8 @@ describe('HostRisk.forPath', () => {
   test('paths are normalised and /var/run is read as /run', () => {
     expect(HostRisk.forPath('/var/log/../lib/etcd/', true).matchedPath).toBe('/var/lib/etcd');
     expect(HostRisk.forPath('/var//run/docker.sock', true).matchedPath).toBe('/run/docker.sock');
-    expect(HostRisk.forPath('/var/log/pods', true).matchedPath).toBe('/var/log');
+    expect(HostRisk.forPath('/var/log/pods', true).matchedPath).toBe('/var/log/pods');
+    expect(HostRisk.forPath('/var/log/antrea', true).matchedPath).toBe('/var/log'); // judged by /var/log's rule for what is below it
     expect(HostRisk.forPath('/etcd', true)).not.toHaveProperty('matchedPath');
   });
 
@@ -92,19 +130,19 @@ describe('HostRisk.forPath', () => {
     const a = HostRisk.forPath('/run', true);
     expect(a.matchedPath).toBe('/run/containerd/containerd.sock');
     expect(a.attackerGains).toBe(
-      'reads the runtime state of host services; it also contains /run/containerd/containerd.sock, mounted read-only with it, which is critical ' +
-      '(as do /run/docker.sock, /run/crio/crio.sock, /run/cri-dockerd.sock, and 5 more): talks to the containerd API through its socket ' +
-      '(a read-only mount does not stop a process from connecting to a socket): starts a privileged container with the node\'s root filesystem ' +
-      'mounted, which is root on the node, and reads, stops or execs into every container on it',
+      'reads the runtime state of host services (their PID files, and the sockets they serve); it also contains /run/containerd/containerd.sock, ' +
+      'mounted read-only with it, which is critical (as do /run/docker.sock, /run/crio/crio.sock, /run/cri-dockerd.sock, and 8 more): talks to the ' +
+      'containerd API through its socket (a read-only mount does not stop a process from connecting to a socket): starts a privileged container ' +
+      'with the node\'s root filesystem mounted, which is root on the node, and reads, stops or execs into every container it runs',
     );
-    expect(a.saferAlternative).toContain('; more generally, mount only the file needed, e.g. /run/xtables.lock');
+    expect(a.saferAlternative).toContain('; more generally, mount only the program\'s own directory (e.g. /run/<program>) or file (e.g. /run/xtables.lock)');
   });
 
   test('a path without riskier content keeps its own text', () => {
     expect(HostRisk.forPath('/var/log', true)).toEqual({
       risk: MEDIUM,
       attackerGains: 'reads the logs of every pod and host service on the node, where tokens and personal data often leak',
-      saferAlternative: 'mount read-only and keep the agent\'s own state (read positions) in a directory of its own, e.g. /var/lib/<agent>',
+      saferAlternative: 'mount only the log directories the agent reads (e.g. /var/log/pods and /var/log/containers for container logs)',
       matchedPath: '/var/log',
     });
   });
@@ -131,6 +169,187 @@ describe('HostRisk.forPath', () => {
       '/dev', '/var/log', '/boot', '/lib/modules', '/root', '/home', '/etc/kubernetes', '/var/lib/etcd', '/opt/cni/bin', '/etc/cni/net.d']) {
       expect(known).toContain(p);
     }
+  });
+});
+
+// Each row is a host path a real upstream manifest mounts, which the review once judged by its parent: what the text
+// must say of the exact path, and what it must not claim (the parent's contents, or advice the manifest already follows).
+describe('HostRisk.forPath: a path is judged by what it is, not by its parent', () => {
+  interface Row {
+    readonly path: string;
+    readonly readOnly: boolean;
+    readonly type?: string;
+    readonly risk: RiskLevel;
+    readonly says: string;
+    readonly never: string[];
+    readonly advice?: string;
+  }
+  const rows: Row[] = [
+    // flannel
+    {
+      path: '/run/flannel',
+      readOnly: false,
+      risk: MEDIUM,
+      says: '/run/flannel, one program\'s own runtime directory',
+      never: ['host services\' sockets', 'replaces the sockets and PID files of host services'],
+      advice: 'keep /run/flannel to the program that owns it',
+    },
+    // antrea, aws-vpc-cni, calico, cilium, tetragon, secrets-store-csi-driver
+    ...['/var/run/antrea', '/var/run/aws-node', '/var/run/calico', '/var/run/nodeagent', '/var/run/cilium', '/var/run/tetragon',
+      '/var/run/secrets-store-csi-providers'].map((path) => ({
+      path, readOnly: false, risk: MEDIUM, says: `${path}, one program's own runtime directory`, never: ['replaces the sockets and PID files of host services'],
+    })),
+    {
+      path: '/var/run/cilium/envoy/sockets',
+      readOnly: false,
+      risk: MEDIUM,
+      says: 'inside /var/run/cilium, the runtime directory of one program',
+      never: ['of host services'],
+    },
+    {
+      path: '/var/run/cilium/envoy/artifacts',
+      readOnly: true,
+      risk: LOW,
+      says: 'inside /var/run/cilium',
+      never: ['runtime state of host services'],
+      advice: 'nothing narrower',
+    },
+    // cilium's cgroup2 mount
+    {
+      path: '/run/cilium/cgroupv2',
+      readOnly: false,
+      risk: HIGH,
+      says: 'cgroup (v2) hierarchy mounted at /run/cilium/cgroupv2',
+      never: ['sockets and PID files', 'release_agent to'],
+    },
+    // falco: Bottlerocket's host containerd
+    {
+      path: '/run/host-containerd/containerd.sock',
+      readOnly: false,
+      risk: CRITICAL,
+      says: 'talks to the Bottlerocket host containerd API through its socket',
+      never: ['PID files', 'xtables.lock'],
+    },
+    // secrets-store-csi-driver, gpu-feature-discovery: subdirectories of /etc/kubernetes
+    {
+      path: '/etc/kubernetes/secrets-store-csi-providers',
+      readOnly: false,
+      risk: HIGH,
+      says: 'a subdirectory of /etc/kubernetes that one component keeps (not the static pod manifests, the kubeconfigs or pki/)',
+      never: ['writes static pod manifests', 'replaces cluster certificates', 'do not mount Kubernetes configuration'],
+    },
+    {
+      path: '/etc/kubernetes/node-feature-discovery/features.d',
+      readOnly: false,
+      risk: MEDIUM,
+      says: 'nfd-worker publishes as labels of this node',
+      never: ['static pod manifests', 'mount only features.d'],
+    },
+    // the CSI drivers' own socket directories
+    ...['ebs.csi.aws.com', 'csi-nfsplugin', 'smb.csi.k8s.io', 'csi-secrets-store'].map((driver) => ({
+      path: `/var/lib/kubelet/plugins/${driver}`,
+      readOnly: false,
+      risk: HIGH,
+      says: `the socket directory of the CSI driver ${driver} (one driver's, not other drivers')`,
+      never: ['replaces other CSI drivers', 'mount only the driver\'s own directory'],
+      advice: `nothing narrower: /var/lib/kubelet/plugins/${driver} is one driver's own directory`,
+    })),
+    // fluent-bit
+    {
+      path: '/var/lib/docker/containers',
+      readOnly: true,
+      risk: HIGH,
+      says: 'config.v2.json), which holds its environment variables: the secrets passed as env',
+      never: ['image layers'],
+    },
+    // calico
+    {
+      path: '/var/log/calico/cni',
+      readOnly: true,
+      risk: LOW,
+      says: 'logs that the program keeping /var/log/calico writes there (not other pods\' or host services\')',
+      never: ['every pod', 'mount read-only'],
+    },
+    // cilium
+    {
+      path: '/proc/sys/net', readOnly: false, risk: HIGH, says: 'network settings (IP forwarding, rp_filter, ARP, conntrack)', never: ['core_pattern'],
+    },
+    // falco
+    { path: '/sys/module', readOnly: false, risk: HIGH, says: 'parameters of loaded kernel modules', never: ['uevent'] },
+    // calico's ebpf-bootstrap: /sys/fs holds /sys/fs/cgroup, the riskiest thing below it
+    { path: '/sys/fs', readOnly: false, risk: CRITICAL, says: 'it also contains /sys/fs/cgroup', never: ['uevent'] },
+    // local-static-provisioner
+    {
+      path: '/mnt/fast-disks',
+      readOnly: false,
+      risk: HIGH,
+      says: 'local disks of PersistentVolumes with the data of the pods bound to them',
+      never: ['use a PersistentVolume for data', 'host services keep there'],
+    },
+    // kube-router: a single file, a kubeconfig
+    {
+      path: '/var/lib/kube-router/kubeconfig',
+      readOnly: true,
+      type: 'File',
+      risk: HIGH,
+      says: 'reads the kubeconfig /var/lib/kube-router/kubeconfig',
+      never: ['DirectoryOrCreate', 'state of the host service'],
+      advice: 'nothing narrower: the single file, read-only, typed File',
+    },
+    // every manifest with iptables: the lock, typed FileOrCreate already
+    {
+      path: '/run/xtables.lock',
+      readOnly: false,
+      type: 'FileOrCreate',
+      risk: LOW,
+      says: 'holds the iptables lock',
+      never: ['mount it with type FileOrCreate'],
+      advice: 'nothing to change',
+    },
+    // calico: an agent's own state directory, typed DirectoryOrCreate already
+    {
+      path: '/var/lib/calico',
+      readOnly: false,
+      type: 'DirectoryOrCreate',
+      risk: MEDIUM,
+      says: 'tampers with /var/lib/calico',
+      never: ['(type DirectoryOrCreate)'],
+    },
+    // weave: D-Bus's directory, read for its machine ID
+    {
+      path: '/var/lib/dbus', readOnly: true, risk: LOW, says: 'D-Bus\'s machine ID', never: ['DirectoryOrCreate'], advice: 'mount only the file the agent reads',
+    },
+    // csi-driver-nfs, secrets-store: /var/lib/kubelet/pods is where a CSI node plugin publishes volumes
+    {
+      path: '/var/lib/kubelet/pods',
+      readOnly: false,
+      risk: CRITICAL,
+      says: 'the volumes of every pod on the node',
+      never: ['/var/lib/kubelet/plugins/<driver> for a CSI driver'],
+      advice: 'needed only by a CSI node plugin',
+    },
+    // read-only mounts are not told to mount read-only
+    ...['/lib/modules', '/sys', '/sys/kernel', '/proc', '/var/log', '/dev/kmsg', '/boot', '/sys/fs/cgroup', '/var/log/pods'].map((path) => ({
+      path, readOnly: true, risk: HostRisk.forPath(path, true).risk, says: '', never: ['mount read-only', 'mount it read-only'],
+    })),
+  ];
+
+  test.each(rows.map((r) => [`${r.path} (${r.readOnly ? 'read-only' : 'read-write'}${r.type ? `, ${r.type}` : ''})`, r]))('%s', (_name, row) => {
+    const r = row as Row;
+    const a = HostRisk.forPath(r.path, r.readOnly, r.type);
+    expect(a.risk).toBe(r.risk);
+    expect(a.attackerGains).toContain(r.says);
+    for (const claim of r.never) expect(`${a.attackerGains} | ${a.saferAlternative}`).not.toContain(claim);
+    if (r.advice !== undefined) expect(a.saferAlternative).toContain(r.advice);
+  });
+
+  test('a fix already applied is not given: /opt/cni/bin written only by the install init container', () => {
+    const init = HostRisk.assess({ type: HostAccessType.HOST_PATH, detail: '/opt/cni/bin (read-write)', onlyInitContainers: true });
+    expect(init.risk).toBe(CRITICAL);
+    expect(init.attackerGains).toContain('only init containers write it here');
+    expect(init.saferAlternative).toMatch(/^nothing narrower: only the install init container writes it/);
+    const agent = HostRisk.assess({ type: HostAccessType.HOST_PATH, detail: '/opt/cni/bin (read-write)' });
+    expect(agent.saferAlternative).toBe('mount it read-write only in the CNI plugin\'s install init container, never in a long-running container');
   });
 });
 
@@ -162,6 +381,46 @@ describe('HostRisk.forCapability', () => {
       expect(a.attackerGains.startsWith(`${c}: `)).toBe(true);
       expect(a.saferAlternative.length).toBeGreaterThan(5);
     }
+  });
+});
+
+describe('HostRisk.forCapability in a pod: what the capability reaches depends on the host namespaces it shares', () => {
+  test.each([
+    ['NET_RAW', [], MEDIUM, 'its own pod\'s network namespace (the pod does not use hostNetwork)'],
+    ['NET_RAW', ['hostNetwork'], HIGH, 'on the node\'s interfaces (the pod uses hostNetwork)'],
+    ['NET_ADMIN', [], HIGH, 'its own pod\'s network namespace (the pod does not use hostNetwork)'],
+    ['NET_ADMIN', ['hostNetwork', 'hostPID'], HIGH, 'the node\'s interfaces, routes, iptables and nftables (the pod uses hostNetwork)'],
+    ['SYS_PTRACE', ['hostNetwork'], MEDIUM, 'which are its own pod\'s (the pod does not use hostPID)'],
+    ['SYS_PTRACE', ['hostPID'], HIGH, 'every process on the node (the pod uses hostPID)'],
+    ['KILL', [], LOW, 'its own pod'],
+    ['IPC_OWNER', ['hostIPC'], MEDIUM, 'host processes (the pod uses hostIPC)'],
+    ['SYS_ADMIN', ['hostNetwork'], CRITICAL, 'mounts filesystems'],
+  ])('%s with %j is %s', (cap, namespaces, risk, says) => {
+    const a = HostRisk.forCapability(cap, namespaces as string[]);
+    expect(a.risk).toBe(risk);
+    expect(a.attackerGains).toContain(says);
+  });
+
+  test('without the pod\'s namespaces the text covers both cases; an unknown namespace is rejected', () => {
+    expect(HostRisk.forCapability('NET_RAW').attackerGains).toContain('in its network namespace');
+    expect(() => HostRisk.forCapability('NET_RAW', ['hostUsers'])).toThrow('host namespace must be one of hostNetwork, hostPID, hostIPC, got "hostUsers"');
+  });
+
+  test('an item carries the namespaces: HostRisk.assess rates the capability in its pod', () => {
+    const [item] = HostAccess.of({ hostNetwork: true, containers: [{ name: 'a', securityContext: { runAsNonRoot: true, capabilities: { add: ['NET_RAW'] } } }] })
+      .filter((i) => i.type === HostAccessType.CAPABILITY);
+    expect(HostRisk.assess(item).risk).toBe(HIGH);
+  });
+});
+
+describe('HostRisk.forHostPort through hostNetwork', () => {
+  test('a container port of a hostNetwork pod is a port of the node, rated like a hostPort, and told so', () => {
+    const a = HostRisk.forHostPort(8081, true);
+    expect(a.risk).toBe(LOW);
+    expect(a.attackerGains).toBe('listens on port 8081 of the node\'s addresses (a container port of a hostNetwork pod, no hostPort needed): ' +
+      'reachable from outside the cluster unless a firewall blocks it');
+    expect(a.saferAlternative).not.toContain('hostIP');
+    expect(HostRisk.forHostPort(10250, true).risk).toBe(HIGH);
   });
 });
 
@@ -207,7 +466,7 @@ describe('HostRisk.assess', () => {
 
   test('an unknown type is rejected', () => {
     expect(() => HostRisk.assess({ type: 'hostUsers' as HostAccessType, detail: '' })).toThrow(
-      'host access type "hostUsers" is not known: use one of hostPath, hostNetwork, hostPID, hostIPC, hostPort, privileged, capability, runAsRoot',
+      'host access type "hostUsers" is not known: use one of hostPath, hostNetwork, hostPID, hostIPC, hostPort, privileged, hostProcess, capability, runAsRoot',
     );
   });
 
@@ -224,7 +483,7 @@ describe('HostRisk.assess', () => {
     expect(items.map((i) => [i.detail, HostRisk.assess(i).risk])).toEqual([
       ['/var/log (read-only)', MEDIUM],
       ['NET_ADMIN', HIGH],
-      ['SYS_PTRACE', HIGH],
+      ['SYS_PTRACE', MEDIUM], // without hostPID it reaches only the pod's own processes
     ]);
   });
 });
@@ -270,9 +529,15 @@ describe('properties', () => {
     }), { numRuns: 500 });
   });
 
-  test('mounting a directory is never less risky than mounting something inside it', () => {
+  // a socket recognised only by its name may sit in any directory, and a cgroup2 mount in any program's directory under
+  // /run: their parent cannot know it holds one
+  const NAMED = ['docker.sock', 'crio.sock', 'containerd.sock'];
+
+  test('mounting a directory is never less risky than mounting something inside it (unless only its name says what it is)', () => {
     fc.assert(fc.property(posixPathArb, fc.array(segmentArb, { minLength: 1, maxLength: 3 }), fc.boolean(), (dir, rest, readOnly) => {
       const inside = `${dir === '/' ? '' : dir}/${rest.join('/')}`;
+      fc.pre(!rest.some((s) => NAMED.includes(s)) || HostRisk.forPath(inside, readOnly).matchedPath !== undefined);
+      fc.pre(!(inside.startsWith('/run/') && rest.includes('cgroup')));
       expect(HostRisk.rank(HostRisk.forPath(dir, readOnly).risk)).toBeGreaterThanOrEqual(HostRisk.rank(HostRisk.forPath(inside, readOnly).risk));
     }), { numRuns: 500 });
   });

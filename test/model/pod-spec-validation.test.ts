@@ -142,6 +142,65 @@ describe('input', () => {
   });
 });
 
+describe('Windows HostProcess pods (validateWindowsHostProcessPod)', () => {
+  const hp = (value?: boolean) => (value === undefined ? {} : { securityContext: { windowsOptions: { hostProcess: value } } });
+
+  test('TestValidateWindowsHostProcessPod "pod-wide HostProcess=true, and HostNetwork unset should not validate"', () => {
+    expect(PodSpecValidation.check({ ...hp(true), containers: [c('container')] }).map((v) => [v.field, v.message])).toEqual([
+      ['hostNetwork', 'has HostProcess containers without hostNetwork: true, which they require'],
+    ]);
+  });
+
+  test('TestValidateWindowsHostProcessPod "pod-wide HostProcess=ture, and HostNetwork set should validate"; all containers setting it, too', () => {
+    expect(fields({ hostNetwork: true, ...hp(true), containers: [c('container')] })).toEqual([]);
+    expect(fields({ hostNetwork: true, containers: [c('a', hp(true)), c('b', hp(true))] })).toEqual([]);
+  });
+
+  test('TestValidateWindowsHostProcessPod "some containers setting HostProcess=true, and other leaving HostProcess unset should not validate"', () => {
+    const [v, ...rest] = PodSpecValidation.check({ hostNetwork: true, containers: [c('a', hp(true)), c('b')] });
+    expect(rest).toEqual([]);
+    expect(v).toMatchObject({ field: 'securityContext.windowsOptions.hostProcess', message: expect.stringContaining('has 1 HostProcess container beside 1 that is not') });
+  });
+
+  test('TestValidateWindowsHostProcessPod "pod-wide HostProcess=true, some containers setting HostProcess=true, and others setting HostProcess=false should not validate"', () => {
+    expect(fields({ hostNetwork: true, ...hp(true), containers: [c('a', hp(true)), c('b', hp(false))] })).toEqual([
+      'containers[1].securityContext.windowsOptions.hostProcess', 'securityContext.windowsOptions.hostProcess',
+    ]);
+  });
+
+  test('TestValidateWindowsHostProcessPod "Non-HostProcess ephemeral container in HostProcess pod should not validate"', () => {
+    expect(fields({ hostNetwork: true, ...hp(true), containers: [c('a')], ephemeralContainers: [c('debug', hp(false))] })).toEqual([
+      'ephemeralContainers[0].securityContext.windowsOptions.hostProcess', 'securityContext.windowsOptions.hostProcess',
+    ]);
+  });
+});
+
+describe('the pod\'s OS (validateWindows, validateLinux)', () => {
+  test('TestValidateWindowsSecurityContext: Linux settings cannot be set for a windows pod; windowsOptions can', () => {
+    const spec = {
+      os: { name: 'windows' },
+      securityContext: { runAsUser: 1000, seccompProfile: { type: 'RuntimeDefault' }, sysctls: [{ name: 'kernel.shm_rmid_forced', value: '1' }] },
+      hostPID: true,
+      containers: [c('a', { securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, privileged: false, windowsOptions: { runAsUserName: 'dummy' } } })],
+    };
+    const violations = PodSpecValidation.check(spec);
+    expect(violations.map((v) => v.field)).toEqual([
+      'securityContext.seccompProfile', 'securityContext.runAsUser', 'securityContext.sysctls', 'hostPID',
+      'containers[0].securityContext.readOnlyRootFilesystem', 'containers[0].securityContext.privileged', 'containers[0].securityContext.allowPrivilegeEscalation',
+    ]);
+    expect(violations[4]).toMatchObject({
+      container: 'a',
+      message: 'sets securityContext.readOnlyRootFilesystem, which cannot be set for a windows pod (spec.os.name: windows): Windows has no such setting',
+    });
+    expect(fields({ os: { name: 'windows' }, containers: [c('a', { securityContext: { windowsOptions: { runAsUserName: 'dummy' }, runAsNonRoot: true } })] })).toEqual([]);
+  });
+
+  test('TestValidateLinuxPodSecurityContext: windowsOptions cannot be set for a linux pod; without spec.os nothing is checked', () => {
+    expect(fields({ os: { name: 'linux' }, securityContext: { windowsOptions: { runAsUserName: 'myUser' } }, containers: [c('a')] })).toEqual(['securityContext.windowsOptions']);
+    expect(fields({ securityContext: { windowsOptions: { runAsUserName: 'myUser' }, runAsUser: 0 }, containers: [c('a', { securityContext: { privileged: true } })] })).toEqual([]);
+  });
+});
+
 describe('toleration values for Lt and Gt (ValidateTolerations, content.IsDecimalInteger)', () => {
   const spec = (value: any) => ({ containers: [c('a')], tolerations: [{ key: 'cores', operator: 'Gt', value, effect: 'NoSchedule' }] });
   test.each(['0100', '+100', '-0', '', '1.5', '1e3', ' 1', '9223372036854775808'])('%j is rejected', (value) => {

@@ -36,7 +36,7 @@ test('fails cdk8s synth on the chart-shaped manifest, one violation per open fin
   await new SecurityReviewValidation().validate(ctx);
   expect(submitted.status).toEqual('failure');
   expect(violations.length).toBeGreaterThan(0);
-  expect(violations.map((v) => v.ruleName)).toContain('NA-HOSTPATH-WRITABLE (high)');
+  expect(violations.map((v) => v.ruleName)).toContain('NA-HOSTPATH-SENSITIVE (high)');
   for (const v of violations) {
     expect(v.violatingResources).toEqual([expect.objectContaining({ resourceName: 'fluent-bit', manifestPath: file })]);
     expect(v.fix.length).toBeGreaterThan(0);

@@ -145,7 +145,8 @@ describe('CsiNodePlugin defaults', () => {
   test('security review: no unacknowledged finding; the privileged driver and /var/lib/kubelet are acknowledged, with reasons', () => {
     const agent = new CsiNodePlugin(chart(), 'csi-node');
     expect(openFindings(agent)).toEqual([]);
-    expect(acknowledgedRules(agent)).toEqual(['NA-HOSTPATH-SENSITIVE', 'NA-PRIVILEGE-ESCALATION', 'NA-PRIVILEGED', 'PSS-BASELINE-privileged']);
+    // the privilege escalation of a privileged container is part of its NA-PRIVILEGED finding (one cause, one finding)
+    expect(acknowledgedRules(agent)).toEqual(['NA-HOSTPATH-SENSITIVE', 'NA-PRIVILEGED', 'PSS-BASELINE-privileged']);
   });
 
   test('snapshot', () => {
@@ -177,7 +178,11 @@ describe('CsiNodePlugin overrides', () => {
         clusterPermissions: [{ resources: ['nodes'], verbs: ['get'] }],
         registrarImage: 'registry.k8s.io/sig-storage/csi-node-driver-registrar:v2.14.0',
       });
-      expect(openFindings(plugin).map((f) => f.split(':')[0])).toEqual(['[critical] NA-HOSTPATH-SENSITIVE (agent)']);
+      // /var/lib/kubelet read-write (critical), the driver's own socket directory read-write and /dev read-only (high): one acknowledgement each
+      expect(openFindings(plugin).map((f) => /host path (\S+)/.exec(f)![1])).toEqual(['/var/lib/kubelet', '/var/lib/kubelet/plugins/ebs.csi.aws.com', '/dev']);
+      expect(openFindings(plugin).map((f) => f.split(':')[0])).toEqual([
+        '[critical] NA-HOSTPATH-SENSITIVE (agent)', '[high] NA-HOSTPATH-SENSITIVE (agent)', '[high] NA-HOSTPATH-SENSITIVE (agent)',
+      ]);
       plugin.acknowledge('NA-HOSTPATH-SENSITIVE', 'the EBS driver stages and publishes volumes under /var/lib/kubelet', 'agent');
     });
     expect(container(m).image).toEqual('public.ecr.aws/ebs-csi-driver/aws-ebs-csi-driver:v1.64.0');

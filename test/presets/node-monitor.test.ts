@@ -107,17 +107,20 @@ describe('NodeMonitor defaults', () => {
     expect(spec.priorityClassName).toEqual('system-cluster-critical');
   });
 
-  test('security review: no unacknowledged finding; only the runtime sockets under / are acknowledged, with the reason', () => {
+  test('security review: no unacknowledged finding; / (its runtime sockets) and /proc, read-only, are acknowledged, with the reasons', () => {
     const agent = new NodeMonitor(chart(), 'node-exporter');
     expect(openFindings(agent)).toEqual([]);
-    expect(acknowledgedRules(agent)).toEqual(['NA-RUNTIME-SOCKET']);
+    expect(acknowledgedRules(agent)).toEqual(['NA-HOSTPATH-SENSITIVE', 'NA-RUNTIME-SOCKET']);
     const ack = JSON.parse(find(manifests, 'DaemonSet').metadata.annotations['node-agents.cdk8s.io/acknowledged']);
-    expect(ack).toEqual([{ rule: 'NA-RUNTIME-SOCKET', container: 'agent', reason: expect.stringMatching(/nobody \(65534\) without capabilities/) }]);
+    expect(ack).toEqual([
+      { rule: 'NA-HOSTPATH-SENSITIVE', container: 'agent', reason: expect.stringMatching(/nobody \(65534\) without capabilities/) },
+      { rule: 'NA-RUNTIME-SOCKET', container: 'agent', reason: expect.stringMatching(/nobody \(65534\) without capabilities/) },
+    ]);
   });
 
   test('security review: the acknowledgement lapses when the user changes what it relies on', () => {
     const agent = new NodeMonitor(chart(), 'node-exporter', { runAsRoot: { reason: 'textfile collector reads root-only files' } });
-    expect(openFindings(agent).map((f) => f.split(':')[0])).toEqual(['[critical] NA-RUNTIME-SOCKET (agent)']);
+    expect(openFindings(agent).map((f) => f.split(':')[0])).toEqual(['[critical] NA-RUNTIME-SOCKET (agent)', '[high] NA-HOSTPATH-SENSITIVE (agent)']);
   });
 
   test('snapshot', () => {
@@ -158,6 +161,7 @@ describe('NodeMonitor overrides', () => {
     const m = synthOf((c) => {
       const agent = new NodeMonitor(c, 'node-exporter', { runAsRoot: { reason: 'reads root-only files for a textfile collector' } });
       agent.acknowledge('NA-RUNTIME-SOCKET', 'the textfile collector needs root; the runtime sockets stay unused', 'agent');
+      agent.acknowledge('NA-HOSTPATH-SENSITIVE', 'the textfile collector needs root; /proc is read for statistics only', 'agent');
     });
     expect(container(m).securityContext).toMatchObject({ runAsNonRoot: false, runAsUser: 0, runAsGroup: 65534 });
   });

@@ -77,27 +77,26 @@ describe('the source document\'s section 4.2 agent', () => {
     expect(w.hostAccess.map((h) => [h.type, h.detail, h.risk, h.reason])).toEqual([
       ['hostPath', '/var/log (read-only)', 'medium', 'reads node and container logs'],
       ['capability', 'NET_ADMIN', 'high', 'network management only (仅网络管理)'],
-      ['capability', 'SYS_PTRACE', 'high', 'process tracing only, as Falco does (仅进程追踪)'],
+      // without hostPID the agent traces only its own pod's processes
+      ['capability', 'SYS_PTRACE', 'medium', 'process tracing only, as Falco does (仅进程追踪)'],
     ]);
     // the findings that exist only because of the privileges stay in the report, accepted by their reasons
     expect(w.findings.map((f) => [f.rule, f.severity, f.acknowledged, f.acknowledgedReason])).toEqual([
       ['NA-CAPABILITIES', Severity.HIGH, true, 'host-access reason for capability NET_ADMIN: network management only (仅网络管理)'],
-      ['NA-CAPABILITIES', Severity.HIGH, true, 'host-access reason for capability SYS_PTRACE: process tracing only, as Falco does (仅进程追踪)'],
+      ['NA-CAPABILITIES', Severity.MEDIUM, true, 'host-access reason for capability SYS_PTRACE: process tracing only, as Falco does (仅进程追踪)'],
       ['PSS-BASELINE-capabilities', Severity.MEDIUM, true,
         'host-access reason for capability NET_ADMIN: network management only (仅网络管理); host-access reason for capability SYS_PTRACE: process tracing only, as Falco does (仅进程追踪)'],
       ['PSS-BASELINE-hostPathVolumes', Severity.MEDIUM, true, 'host-access reason for hostPath /var/log (read-only): reads node and container logs'],
     ]);
   });
 
-  test('without its reasons, the same agent has open findings for every privilege', () => {
+  test('without its reasons, the same agent has open findings for every privilege, one per privilege', () => {
     const bare = JSON.parse(JSON.stringify(manifests));
     delete bare[2].metadata.annotations;
     const open = SecurityReview.openFindings(SecurityReview.review(bare), Severity.LOW);
-    expect(open.map((f) => `${f.severity} ${f.rule} ${f.container ?? '-'}`)).toEqual([
-      'high NA-CAPABILITIES agent',
-      'high NA-CAPABILITIES agent',
-      'high NA-HOST-ACCESS-REASON agent',
-      'high NA-HOST-ACCESS-REASON agent',
+    expect(open.map((f) => `${f.severity} ${f.rule}${f.mergedRules ? ` (${f.mergedRules.join(', ')})` : ''} ${f.container ?? '-'}`)).toEqual([
+      'high NA-CAPABILITIES (NA-HOST-ACCESS-REASON) agent',
+      'medium NA-CAPABILITIES (NA-HOST-ACCESS-REASON) agent',
       'medium NA-HOST-ACCESS-REASON agent',
       'medium PSS-BASELINE-capabilities -',
       'medium PSS-BASELINE-hostPathVolumes -',
@@ -124,26 +123,26 @@ describe('examples/review/chart-shaped.yaml', () => {
       'runAsRoot fluent-bit medium no reason',
     ]);
     const p = 'spec.template.spec';
-    expect(w.findings.map((f) => [f.severity, f.rule, f.field, f.acknowledged])).toEqual([
-      ['high', 'NA-HOST-ACCESS-REASON', `${p}.volumes[1].hostPath`, false],
-      ['high', 'NA-HOST-ACCESS-REASON', `${p}.volumes[2].hostPath`, false],
-      ['high', 'NA-HOSTPATH-SENSITIVE', `${p}.containers[0].volumeMounts[1].readOnly`, false],
-      ['high', 'NA-HOSTPATH-WRITABLE', `${p}.containers[0].volumeMounts[1].readOnly`, false],
-      ['medium', 'NA-HOST-ACCESS-REASON', `${p}.containers[0].securityContext.runAsNonRoot`, false],
-      ['medium', 'NA-NAMESPACE', 'metadata.namespace', false],
-      ['medium', 'NA-PRIVILEGE-ESCALATION', `${p}.containers[0].securityContext.allowPrivilegeEscalation`, false],
-      ['medium', 'NA-READONLY-ROOTFS', `${p}.containers[0].securityContext.readOnlyRootFilesystem`, false],
-      ['medium', 'NA-RESOURCES', `${p}.containers[0].resources`, false],
-      ['medium', 'NA-RUN-AS-NON-ROOT', `${p}.containers[0].securityContext.runAsNonRoot`, false],
-      ['medium', 'NA-SECCOMP', `${p}.securityContext.seccompProfile.type`, false],
-      ['medium', 'PSS-BASELINE-hostPathVolumes', `${p}.volumes`, false],
-      ['low', 'NA-HOST-ACCESS-REASON', `${p}.volumes[3].hostPath`, false],
-      ['low', 'NA-HOSTPATH-TYPE', `${p}.volumes[1].hostPath.type`, false],
-      ['low', 'NA-HOSTPATH-TYPE', `${p}.volumes[2].hostPath.type`, false],
+    // one finding per cause: the writable /var/log, the read-only /var/lib/docker/containers, root; each names the rules merged into it
+    expect(w.findings.map((f) => [f.severity, f.rule, f.field, f.acknowledged, f.mergedRules])).toEqual([
+      ['high', 'NA-HOSTPATH-SENSITIVE', `${p}.containers[0].volumeMounts[1].readOnly`, false, ['NA-HOSTPATH-WRITABLE', 'NA-HOST-ACCESS-REASON']],
+      ['high', 'NA-HOSTPATH-SENSITIVE', `${p}.volumes[2].hostPath.path`, false, ['NA-HOST-ACCESS-REASON']],
+      ['medium', 'NA-NAMESPACE', 'metadata.namespace', false, undefined],
+      ['medium', 'NA-PRIVILEGE-ESCALATION', `${p}.containers[0].securityContext.allowPrivilegeEscalation`, false, undefined],
+      ['medium', 'NA-READONLY-ROOTFS', `${p}.containers[0].securityContext.readOnlyRootFilesystem`, false, undefined],
+      ['medium', 'NA-RESOURCES', `${p}.containers[0].resources`, false, undefined],
+      ['medium', 'NA-RUN-AS-NON-ROOT', `${p}.containers[0].securityContext.runAsNonRoot`, false, ['NA-HOST-ACCESS-REASON']],
+      ['medium', 'NA-SECCOMP', `${p}.securityContext.seccompProfile.type`, false, undefined],
+      ['medium', 'PSS-BASELINE-hostPathVolumes', `${p}.volumes`, false, undefined],
+      ['low', 'NA-HOST-ACCESS-REASON', `${p}.volumes[3].hostPath`, false, undefined],
+      ['low', 'NA-HOSTPATH-TYPE', `${p}.volumes[1].hostPath.type`, false, undefined],
+      ['low', 'NA-HOSTPATH-TYPE', `${p}.volumes[2].hostPath.type`, false, undefined],
     ]);
-    expect(w.findings.find((f) => f.rule === 'NA-HOSTPATH-WRITABLE')!.message).toBe(
-      'DaemonSet default/fluent-bit, container "fluent-bit": mounts host path /var/log (volume "varlog") read-write at /var/log ' +
-      '(spec.template.spec.containers[0].volumeMounts[1].readOnly)');
+    expect(w.findings.find((f) => f.field === `${p}.volumes[2].hostPath.path`)!.message).toBe(
+      'DaemonSet default/fluent-bit, container "fluent-bit": mounts host path /var/lib/docker/containers read-only at /var/lib/docker/containers, ' +
+      'which is high risk: reads every container\'s log (<id>-json.log) and configuration (config.v2.json), which holds its environment variables: ' +
+      'the secrets passed as env; no reason is recorded for it in annotation node-agents.cdk8s.io/host-access; fails Pod Security baseline check ' +
+      'hostPathVolumes (spec.template.spec.volumes[2].hostPath.path)');
   });
 
   test('with the restricted pack and an allowed registry: the image registry passes, restricted fails on hostPath and root', () => {

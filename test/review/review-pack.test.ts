@@ -13,7 +13,7 @@ describe('pack manifests', () => {
     const pack = ReviewPack.nodeAgentBaseline();
     expect(pack.id).toBe('node-agent-baseline');
     expect(pack.rules.map((r) => `${r.id}:${r.severity}`)).toEqual([
-      'NA-HOSTPATH-WRITABLE:high',
+      'NA-HOSTPATH-WRITABLE:critical',
       'NA-HOSTPATH-UNUSED:medium',
       'NA-PRIVILEGED:critical',
       'NA-NAMESPACE:medium',

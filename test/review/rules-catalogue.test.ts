@@ -26,7 +26,7 @@ describe('RulesCatalogue', () => {
       expect(md).toContain(rule.explanation);
       expect(md).toContain(`Fix: ${rule.fix}.`);
     }
-    expect(md).toContain('**Host paths are mounted read-only.** Severity: high. Packs: `node-agent-baseline`.');
+    expect(md).toContain('**Host paths are mounted read-only.** Severity: by risk, up to critical. Packs: `node-agent-baseline`.');
     expect(md).toContain('**RBAC bound to the workload\'s ServiceAccount names its verbs and resources.** Severity: medium. Packs: `node-agent-baseline`, `node-agent-practices`.');
     expect(md).toContain('| [NA-RBAC-SECRETS](#na-rbac-secrets) | by risk, up to critical | The workload\'s ServiceAccount reads no Secrets through the API |');
     // the RBAC split is documented where the former ID's users look for it

@@ -307,12 +307,13 @@ describe('SecurityReview output', () => {
     expect(Object.keys(json)).toEqual(['podSecurityVersion', 'packs', 'workloads']);
     const w = json.workloads[0];
     expect(Object.keys(w)).toEqual(['kind', 'namespace', 'namespaceSource', 'name', 'podSecurityLevel', 'hostAccess', 'findings']);
-    expect(w.hostAccess.map((h: any) => [h.type, h.detail, h.risk, h.container ?? null, h.reason ?? null])).toEqual([
-      ['hostPath', '/var/log (read-only)', 'medium', null, null],
-      ['hostNetwork', '', 'high', null, null],
-      ['capability', 'NET_ADMIN', 'high', 'agent', 'programs routes'],
+    expect(w.hostAccess.map((h: any) => [h.type, h.detail, h.risk, h.container ?? null, h.containers ?? null, h.reason ?? null])).toEqual([
+      ['hostPath', '/var/log (read-only)', 'medium', null, ['agent'], null],
+      ['hostNetwork', '', 'high', null, null, null],
+      ['capability', 'NET_ADMIN', 'high', 'agent', ['agent'], 'programs routes'],
     ]);
-    expect(Object.keys(w.hostAccess[2])).toEqual(['type', 'detail', 'risk', 'container', 'reason', 'attackerGains', 'saferAlternative']);
+    expect(Object.keys(w.hostAccess[0])).toEqual(['type', 'detail', 'risk', 'containers', 'attackerGains', 'saferAlternative']);
+    expect(Object.keys(w.hostAccess[2])).toEqual(['type', 'detail', 'risk', 'container', 'containers', 'reason', 'attackerGains', 'saferAlternative']);
     const probes = w.findings.find((f: any) => f.rule === 'NA-PROBES');
     expect(Object.keys(probes)).toEqual(['rule', 'severity', 'message', 'fix', 'kind', 'namespace', 'name', 'container', 'field', 'acknowledged', 'acknowledgedReason']);
     expect(SecurityReview.toJson(SecurityReview.review([ds]))).toMatch(/\n$/);
@@ -322,7 +323,7 @@ describe('SecurityReview output', () => {
     const md = SecurityReview.toMarkdown(SecurityReview.review([ds]));
     expect(md).toMatch(/^# Security review\n\n1 workload; Pod Security policy version 1\.28; packs node-agent-baseline, node-agent-practices, pss-baseline\.\n/);
     expect(md).toContain('## DaemonSet observability/node-agent\n\nPod Security level: privileged\n');
-    expect(md).toContain('Host access (3):\n\n- hostPath /var/log (read-only): risk medium\n  - reason: no reason recorded\n  - attacker gains: reads the logs of every pod');
+    expect(md).toContain('Host access (3):\n\n- hostPath /var/log (read-only) in container "agent": risk medium\n  - reason: no reason recorded\n  - attacker gains: reads the logs of every pod');
     expect(md).toContain('- hostNetwork: risk high\n  - reason: no reason recorded\n');
     expect(md).toContain('- capability NET_ADMIN in container "agent": risk high\n  - reason: programs routes\n');
     expect(md).toContain('Open findings (4: 2 high, 2 medium):');

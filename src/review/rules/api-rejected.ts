@@ -7,8 +7,9 @@ import { Severity } from '../severity';
 /**
  * `NA-API-REJECTED`: the pod spec breaks none of the API server's host-access rules that `PodSpecValidation` checks
  * (host port conflicts, hostPort on the host network, Bidirectional propagation outside privileged containers,
- * allowPrivilegeEscalation: false beside privileged or CAP_SYS_ADMIN, Lt/Gt toleration values), and the workload is
- * written in an API version a current API server serves.
+ * allowPrivilegeEscalation: false beside privileged or CAP_SYS_ADMIN, Windows HostProcess pods that mix containers or
+ * lack hostNetwork, Linux settings on a `spec.os.name: windows` pod and windowsOptions on a linux one, Lt/Gt toleration
+ * values), and the workload is written in an API version a current API server serves.
  *
  * The engine runs it on every review, whatever the packs: a manifest the API server rejects is reported on any YAML, and
  * its findings cannot be acknowledged. A NodeAgent fails its synth on them whatever its `reviewFailOn`.
@@ -19,9 +20,11 @@ export class ApiRejectedRule implements IReviewRule {
   public readonly title = 'The API server accepts the workload';
   public readonly explanation = 'Some combinations of valid fields are rejected by the Kubernetes API server: two containers binding the ' +
     'same host port, a hostPort other than the containerPort on the host network, Bidirectional mount propagation in a container that is ' +
-    'not privileged, allowPrivilegeEscalation: false beside privileged: true or CAP_SYS_ADMIN, a Lt/Gt toleration whose value is not a ' +
-    'decimal integer; and workloads written in an API version no API server serves any more (extensions/v1beta1, apps/v1beta1 and ' +
-    'apps/v1beta2 since 1.16, batch/v1beta1 CronJobs since 1.25). kubectl apply fails on them, often ' +
+    'not privileged, allowPrivilegeEscalation: false beside privileged: true or CAP_SYS_ADMIN, a Windows HostProcess pod whose containers ' +
+    'are not all HostProcess containers or that lacks hostNetwork, Linux settings (runAsUser, seccomp, capabilities, ' +
+    'allowPrivilegeEscalation, readOnlyRootFilesystem...) on a pod that sets spec.os.name: windows, a Lt/Gt toleration whose value is ' +
+    'not a decimal integer; and workloads written in an API version no API server serves any more (extensions/v1beta1, apps/v1beta1 ' +
+    'and apps/v1beta2 since 1.16, batch/v1beta1 CronJobs since 1.25). kubectl apply fails on them, often ' +
     'half-way through a release. The rule always runs and cannot be acknowledged: the fix is to the manifest.';
   public readonly fix = 'change the manifest as each finding says; the API server rejects it as it is';
 

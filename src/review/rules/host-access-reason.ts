@@ -8,8 +8,9 @@ import { Severities, Severity } from '../severity';
 
 /**
  * `NA-HOST-ACCESS-REASON`: every host privilege the pod takes (as `HostAccess` lists them: hostPath, hostNetwork, hostPID,
- * hostIPC, hostPort, privileged, capability, runAsRoot) has a reason in the workload's `node-agents.cdk8s.io/host-access`
- * annotation. Each finding's severity is the privilege's risk (`HostRisk`).
+ * hostIPC, hostPort, privileged, hostProcess, capability, runAsRoot) has a reason in the workload's
+ * `node-agents.cdk8s.io/host-access` annotation. Each finding's severity is the privilege's risk (`HostRisk`). A container
+ * port that is a node port only through hostNetwork needs no reason of its own: the hostNetwork's explains it.
  */
 export class HostAccessReasonRule implements IReviewRule {
   public readonly id = 'NA-HOST-ACCESS-REASON';
@@ -28,6 +29,7 @@ export class HostAccessReasonRule implements IReviewRule {
     const reasons = HostAccessReasons.parse(workloadAnnotations(workload));
     const violations: RuleViolation[] = [];
     for (const item of hostAccessOf(workload)) {
+      if (!descriptorOf(item.type).reasonRequired(item)) continue;
       const found = HostAccessReasons.find(reasons, item.type, item.detail, item.container);
       if (found && found.reason.trim() !== '') continue;
       const assessment = HostRisk.assess(item);
@@ -38,7 +40,11 @@ export class HostAccessReasonRule implements IReviewRule {
         container,
         field: podField(workload, descriptorOf(item.type).field(item, workload.podSpec)),
         severity: Severities.ofRisk(assessment.risk),
-        fix: `add ${entry} to the ${HostAccessReasons.ANNOTATION} annotation, or drop the privilege: ${assessment.saferAlternative}`,
+        // an alternative that says nothing narrower exists is not a way to drop the privilege
+        fix: `add ${entry} to the ${HostAccessReasons.ANNOTATION} annotation, or drop the privilege` +
+          `${assessment.saferAlternative.startsWith('nothing') ? '; ' : ': '}${assessment.saferAlternative}`,
+        cause: item.container === undefined ? { type: item.type, detail: item.detail }
+          : { type: item.type, detail: item.detail, container: item.container },
       });
     }
     return violations;

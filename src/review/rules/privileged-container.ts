@@ -26,6 +26,7 @@ export class PrivilegedContainerRule implements IReviewRule {
         container: c.name,
         field: `${c.path}.securityContext.privileged`,
         privileges: [{ type: HostAccessType.PRIVILEGED, detail: c.name, container: c.name }],
+        cause: { type: HostAccessType.PRIVILEGED, detail: c.name, container: c.name },
       }));
   }
 }

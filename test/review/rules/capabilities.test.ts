@@ -33,6 +33,16 @@ describe('NA-CAPABILITIES: Added capabilities are low-risk', () => {
     expect(findings[0]).toMatchObject({ acknowledged: true, acknowledgedReason: 'host-access reason for capability NET_ADMIN: programs routes' });
   });
 
+  test('Noncompliance 4: what NET_RAW and SYS_PTRACE reach depends on the pod\'s host namespaces, and the message says so', () => {
+    const caps = { securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'], add: ['NET_RAW', 'SYS_PTRACE'] } } };
+    const alone = findingsOf(rule, [agentWithContainer(caps)]);
+    expect(alone.map((f) => [f.severity, /adds capability (\w+)/.exec(f.message)![1]])).toEqual([[Severity.MEDIUM, 'NET_RAW'], [Severity.MEDIUM, 'SYS_PTRACE']]);
+    expect(alone[0].message).toContain('(the pod does not use hostNetwork)');
+    const host = findingsOf(rule, [agentWithContainer(caps, { hostNetwork: true, hostPID: true })]);
+    expect(host.map((f) => [f.severity, /adds capability (\w+)/.exec(f.message)![1]])).toEqual([[Severity.HIGH, 'NET_RAW'], [Severity.HIGH, 'SYS_PTRACE']]);
+    expect(host[0].message).toContain('sniffs and spoofs the traffic of the node and of every pod on it');
+  });
+
   test('Compliance: only low-risk capabilities, or none', () => {
     expect(findingsOf(rule, [adding('NET_BIND_SERVICE', 'CHOWN', 'SETUID')])).toEqual([]);
     expect(findingsOf(rule, [agent({ containers: [goodContainer()] })])).toEqual([]);

@@ -43,6 +43,21 @@ describe('NA-HOST-ACCESS-REASON: Every host privilege has a recorded reason', ()
     expect(broken.find((f) => f.rule === 'NA-HOST-ACCESS-REASON')!.message).toContain('rule NA-HOST-ACCESS-REASON could not evaluate it: annotation node-agents.cdk8s.io/host-access is not valid JSON');
   });
 
+  test('Noncompliance 4: a Windows HostProcess container is critical, and not called root', () => {
+    const ds = agent({ hostNetwork: true, securityContext: { windowsOptions: { hostProcess: true, runAsUserName: 'NT AUTHORITY\\SYSTEM' } }, containers: [{ name: 'agent', image: 'x:1' }] },
+      { annotations: { [KEY]: JSON.stringify([{ type: 'hostNetwork', detail: '', reason: 'HostProcess pods need it' }]) } });
+    expect(findingsOf(rule, [ds]).map((f) => [f.severity, f.container, f.field])).toEqual([
+      [Severity.CRITICAL, 'agent', 'spec.template.spec.securityContext.windowsOptions.hostProcess'],
+    ]);
+    expect(findingsOf(rule, [ds])[0].message).toContain('takes hostProcess (a Windows HostProcess container) (risk critical)');
+  });
+
+  test('Compliance: a container port on the host network is explained by the hostNetwork\'s reason', () => {
+    const ds = agentWithContainer({ ports: [{ containerPort: 8081 }] }, { hostNetwork: true },
+      { annotations: { [KEY]: JSON.stringify([{ type: 'hostNetwork', detail: '', reason: 'programs routes' }]) } });
+    expect(findingsOf(rule, [ds])).toEqual([]);
+  });
+
   test('Compliance: every privilege explained (a reason without a container covers every container); no privileges at all', () => {
     const reasons = JSON.stringify([
       { type: 'hostPath', detail: '/var/log (read-only)', container: 'agent', reason: 'reads node and container logs' },

@@ -18,4 +18,11 @@ describe('NA-READONLY-ROOTFS: Containers have a read-only root filesystem', () =
   test('Compliance: true on every container', () => {
     expect(findingsOf(rule, [agent()])).toEqual([]);
   });
+
+  test.each([
+    ['spec.os.name: windows', { os: { name: 'windows' } }],
+    ['a HostProcess pod', { hostNetwork: true, securityContext: { windowsOptions: { hostProcess: true, runAsUserName: 'NT AUTHORITY\\SYSTEM' } } }],
+  ])('Compliance: a Windows pod (%s) is not checked: the setting does not exist there', (_name, spec) => {
+    expect(findingsOf(rule, [agent({ securityContext: {}, ...spec, containers: [{ name: 'agent', image: 'x:1' }] })])).toEqual([]);
+  });
 });

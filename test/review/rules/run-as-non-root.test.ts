@@ -35,4 +35,11 @@ describe('NA-RUN-AS-NON-ROOT: Containers run as non-root', () => {
     expect(findingsOf(rule, [agent({ securityContext: { runAsNonRoot: true } })])).toEqual([]);
     expect(findingsOf(rule, [agent({ securityContext: {}, containers: [goodContainer({ securityContext: { runAsUser: 1000 } })] })])).toEqual([]);
   });
+
+  test.each([
+    ['spec.os.name: windows', { os: { name: 'windows' } }],
+    ['a HostProcess pod', { hostNetwork: true, securityContext: { windowsOptions: { hostProcess: true, runAsUserName: 'NT AUTHORITY\\SYSTEM' } } }],
+  ])('Compliance: a Windows pod (%s) is not checked: the setting does not exist there', (_name, spec) => {
+    expect(findingsOf(rule, [agent({ securityContext: {}, ...spec, containers: [{ name: 'agent', image: 'x:1' }] })])).toEqual([]);
+  });
 });

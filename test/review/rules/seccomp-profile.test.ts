@@ -9,7 +9,7 @@ describe('NA-SECCOMP: Containers run with a RuntimeDefault or Localhost seccomp 
     expect(findings).toHaveLength(1);
     expect(findings[0]).toMatchObject({ severity: Severity.MEDIUM, field: 'spec.template.spec.securityContext.seccompProfile.type' });
     expect(findings[0].container).toBeUndefined();
-    expect(findings[0].message).toContain('sets no seccomp profile on the pod or its containers: they run Unconfined');
+    expect(findings[0].message).toContain('sets no seccomp profile on the pod or its containers: they run Unconfined unless the kubelet\'s seccompDefault is on (it is off by default)');
   });
 
   test('Noncompliance 2: a container overriding the pod with Unconfined; a container missing one when others set theirs', () => {
@@ -26,5 +26,12 @@ describe('NA-SECCOMP: Containers run with a RuntimeDefault or Localhost seccomp 
     expect(findingsOf(rule, [agent()])).toEqual([]);
     const localhost = agent({ securityContext: {}, containers: [goodContainer({ securityContext: { seccompProfile: { type: 'Localhost', localhostProfile: 'agent.json' } } })] });
     expect(findingsOf(rule, [localhost])).toEqual([]);
+  });
+
+  test.each([
+    ['spec.os.name: windows', { os: { name: 'windows' } }],
+    ['a HostProcess pod', { hostNetwork: true, securityContext: { windowsOptions: { hostProcess: true, runAsUserName: 'NT AUTHORITY\\SYSTEM' } } }],
+  ])('Compliance: a Windows pod (%s) is not checked: the setting does not exist there', (_name, spec) => {
+    expect(findingsOf(rule, [agent({ securityContext: {}, ...spec, containers: [{ name: 'agent', image: 'x:1' }] })])).toEqual([]);
   });
 });
