@@ -8,8 +8,8 @@
 // The expectations' Pod Security levels and failing check IDs were also checked against Kubernetes' own
 // pod-security-admission code (v0.34.1) for every workload, at policy 1.28 and 1.34 (see README.md).
 //
-// `it.failing` marks a known gap of today's review (listed with its evidence in the corpus findings note): the test
-// passes while the gap is there and fails once it is fixed, so the fix must turn it into a plain test.
+// The 'gaps the corpus showed' below were each an `it.failing` test while the review got them wrong; each fix turned
+// its test into a plain one. A new gap found on the corpus goes in as `it.failing` until it is fixed.
 import * as fs from 'fs';
 import * as path from 'path';
 import { parseAllDocuments } from 'yaml';
@@ -156,11 +156,11 @@ describe.each(NAMES)('%s', (name) => {
   });
 });
 
-// ---------- the gaps the corpus showed: it.failing while open, plain tests once fixed ----------
+// ---------- the gaps the corpus showed, each fixed: what the review once got wrong on these manifests ----------
 
 describe('known gaps', () => {
-  // Each gap below needs a case in the corpus, or its it.failing test would fail for want of evidence rather than
-  // because the gap was fixed. (The Windows HostProcess gap has none here: no registry serves a HostProcess manifest
+  // Each test below needs a case in the corpus, or it would pass for want of evidence rather than because the review
+  // is right. (The Windows HostProcess gap has none here: no registry serves a HostProcess manifest
   // of the corpus's agents, see SOURCES.md; it is tested on minimal manifests.)
   test('every known gap has evidence in the corpus', () => {
     const ws = NAMES.flatMap((n) => expected(n).workloads);
