@@ -1014,16 +1014,37 @@ export class NodeAgent extends Construct {
         errors.push(`${item.type}${item.detail ? ` ${item.detail}` : ''}${where} has no recorded reason: set it through the props (which take a reason) or call addHostAccessReason({ type: '${item.type}', detail: '${item.detail}', reason: '...' })`);
       }
     }
-    const hostPorts = new Map<string, string>();
-    for (const container of [...podSpec.initContainers ?? [], ...podSpec.containers ?? []]) {
-      for (const port of container.ports ?? []) {
-        if (port.hostPort === undefined) continue;
-        const key = `${port.hostPort}/${port.protocol ?? 'TCP'}`;
-        if (hostPorts.has(key)) errors.push(`host port ${key} is bound by containers "${hostPorts.get(key)}" and "${container.name}": a node has each port once; use another hostPort`);
-        hostPorts.set(key, container.name);
-        if (podSpec.hostNetwork && port.hostPort !== port.containerPort) {
-          errors.push(`container "${container.name}" port ${port.name ?? port.containerPort}: on the host network hostPort (${port.hostPort}) must equal containerPort (${port.containerPort}), as the API server requires`);
+    // host ports, as the API server validates them (checkHostPortConflicts, validateHostNetwork): the pod's containers
+    // run together and must not share a port; init containers run one at a time, so each is checked on its own; on
+    // the host network a container's hostPort must equal its containerPort (init containers are not checked).
+    const containers: any[] = podSpec.containers ?? [];
+    const initContainers: any[] = podSpec.initContainers ?? [];
+    for (const group of [containers, ...initContainers.map((c) => [c])]) {
+      const hostPorts = new Map<string, string>();
+      for (const container of group) {
+        for (const port of container.ports ?? []) {
+          if (!port.hostPort) continue;
+          const key = `${port.hostPort}/${port.protocol ?? 'TCP'}${port.hostIP ? ` on ${port.hostIP}` : ''}`;
+          if (hostPorts.has(key)) errors.push(`host port ${key} is bound by containers "${hostPorts.get(key)}" and "${container.name}": a node has each port once; use another hostPort`);
+          hostPorts.set(key, container.name);
         }
+      }
+    }
+    if (podSpec.hostNetwork) {
+      for (const container of containers) {
+        for (const port of container.ports ?? []) {
+          if (port.hostPort && port.hostPort !== port.containerPort) {
+            errors.push(`container "${container.name}" port ${port.name ?? port.containerPort}: on the host network hostPort (${port.hostPort}) must equal containerPort (${port.containerPort}), as the API server requires`);
+          }
+        }
+      }
+    }
+    // the API server refuses a container that is privileged and also sets allowPrivilegeEscalation: false
+    // (the library leaves the field out for privileged containers; a JSON patch can still add it).
+    for (const container of [...initContainers, ...containers]) {
+      const sc = container.securityContext ?? {};
+      if (sc.privileged === true && sc.allowPrivilegeEscalation === false) {
+        errors.push(`container "${container.name}" sets privileged: true and allowPrivilegeEscalation: false, which the API server rejects (a privileged container can always escalate): remove allowPrivilegeEscalation, or privileged`);
       }
     }
     for (const c of this.allContainers()) {
