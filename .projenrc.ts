@@ -38,13 +38,15 @@ const project = new cdk8s.ConstructLibraryCdk8s({
     // a changed snapshot must fail the run; `npm run test:update` updates them deliberately.
     updateSnapshot: javascript.UpdateSnapshot.NEVER,
     jestConfig: {
-      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/examples/'],
+      // test/cluster needs the local control plane: it runs in `npm run test:cluster`, not in the default build.
+      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/examples/', '<rootDir>/test/cluster/'],
       // tests import the examples, which import the package by its published name: point it at src/.
       moduleNameMapper: { '^cdk8s-node-agents$': '<rootDir>/src' },
     },
   },
-  gitignore: ['/examples/*/dist/', '/examples/*/node_modules/', '/.bench/'],
-  npmIgnoreOptions: { ignorePatterns: ['/examples/', '/bench/', '/.ci/', '/scripts/'] },
+  // .cluster/: the local control plane's runtime state (etcd data, certificates, tokens, kubeconfig, pids, logs).
+  gitignore: ['/examples/*/dist/', '/examples/*/node_modules/', '/.bench/', '/.cluster/'],
+  npmIgnoreOptions: { ignorePatterns: ['/examples/', '/bench/', '/.ci/', '/scripts/', '/cluster/', '/.cluster/'] },
 });
 
 project.addTask('examples', {
@@ -60,6 +62,24 @@ project.addTask('bench', {
   steps: [
     { spawn: 'compile' },
     { exec: 'node bench/run.js' },
+  ],
+});
+
+// The integration suite against a real control plane (etcd, kube-apiserver, kube-controller-manager) built from
+// Kubernetes' Go modules; the version is pinned in cluster/go.mod only. See the README's "Integration suite".
+project.addTask('cluster:up', {
+  description: 'Builds (once, cached outside the repo) and starts etcd, kube-apiserver and kube-controller-manager on loopback; writes .cluster/kubeconfig',
+  exec: 'node cluster/up.js',
+});
+project.addTask('cluster:down', {
+  description: 'Stops the processes cluster:up started, by the pids it recorded',
+  exec: 'node cluster/down.js',
+});
+project.addTask('test:cluster', {
+  description: 'Synthesizes the examples, then runs the integration suite (test/cluster) against the control plane of cluster:up',
+  steps: [
+    { spawn: 'examples' },
+    { exec: 'jest --config test/cluster/jest.config.js --runInBand' },
   ],
 });
 
