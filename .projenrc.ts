@@ -40,6 +40,8 @@ const project = new cdk8s.ConstructLibraryCdk8s({
     jestConfig: {
       // test/cluster needs the local control plane: it runs in `npm run test:cluster`, not in the default build.
       testPathIgnorePatterns: ['/node_modules/', '<rootDir>/examples/', '<rootDir>/test/cluster/'],
+      // .cluster/ holds the running control plane's etcd data, whose *.snap files jest would take for obsolete snapshots.
+      modulePathIgnorePatterns: ['<rootDir>/.cluster/'],
       // tests import the examples, which import the package by its published name: point it at src/.
       moduleNameMapper: { '^cdk8s-node-agents$': '<rootDir>/src' },
     },
