@@ -120,6 +120,7 @@ async function predict(manifest: any[]): Promise<{ desired: number; rollout: { m
   const manifestFile = path.join(dir, 'app.k8s.json');
   fs.writeFileSync(manifestFile, manifest.map((o) => JSON.stringify(o)).join('\n---\n'));
   const cli = await runCli('coverage', '--json', '--nodes', nodesFile, manifestFile);
+  fs.rmSync(dir, { recursive: true, force: true });
   expect(cli.stderr).toBe('');
   const [report] = JSON.parse(cli.stdout).daemonSets;
   return report;
