@@ -51,7 +51,10 @@ const project = new cdk8s.ConstructLibraryCdk8s({
     // a changed snapshot must fail the run; `npm run test:update` updates them deliberately.
     updateSnapshot: javascript.UpdateSnapshot.NEVER,
     jestConfig: {
-      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/examples/'],
+      // test/cluster needs the local control plane: it runs in `npm run test:cluster`, not in the default build.
+      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/examples/', '<rootDir>/test/cluster/'],
+      // .cluster/ holds the running control plane's etcd data, whose *.snap files jest would take for obsolete snapshots.
+      modulePathIgnorePatterns: ['<rootDir>/.cluster/'],
       // tests import the examples, which import the package by its published name: point it at src/.
       moduleNameMapper: { '^cdk8s-node-agents$': '<rootDir>/src' },
       // coverage made every test run about four times slower (v8 coverage converted per test file: 92 s of CPU
@@ -70,9 +73,10 @@ const project = new cdk8s.ConstructLibraryCdk8s({
       paths: { 'cdk8s-node-agents': ['../src'] },
     },
   },
-  // /.corpus/: the real-manifest corpus, brought from the registries by test/corpus/fetch.js (never committed).
-  gitignore: ['/examples/*/dist/', '/examples/*/node_modules/', '/examples/languages/*/dist/', '/examples/languages/java/target/', '__pycache__/', '/.bench/', '.jsii.tabl.json', '/.corpus/'],
-  npmIgnoreOptions: { ignorePatterns: ['/examples/', '/bench/', '/.ci/', '/scripts/', '/rosetta/', '.jsii.tabl.json', '/.corpus/'] },
+  // /.corpus/: the real-manifest corpus, brought from the registries by test/corpus/fetch.js (never committed);
+  // /.cluster/: the local control plane's runtime state (etcd data, certificates, tokens, kubeconfig, pids, logs).
+  gitignore: ['/examples/*/dist/', '/examples/*/node_modules/', '/examples/languages/*/dist/', '/examples/languages/java/target/', '__pycache__/', '/.bench/', '.jsii.tabl.json', '/.corpus/', '/.cluster/'],
+  npmIgnoreOptions: { ignorePatterns: ['/examples/', '/bench/', '/.ci/', '/scripts/', '/rosetta/', '.jsii.tabl.json', '/.corpus/', '/cluster/', '/.cluster/'] },
 });
 
 // The corpus tests (test/corpus/) review upstream manifests that the repository does not hold: bring them from their
@@ -137,6 +141,24 @@ project.addTask('bench', {
   steps: [
     { spawn: 'compile' },
     { exec: 'node bench/run.js' },
+  ],
+});
+
+// The integration suite against a real control plane (etcd, kube-apiserver, kube-controller-manager) built from
+// Kubernetes' Go modules; the version is pinned in cluster/go.mod only. See the README's "Integration suite".
+project.addTask('cluster:up', {
+  description: 'Builds (once, cached outside the repo) and starts etcd, kube-apiserver and kube-controller-manager on loopback; writes .cluster/kubeconfig',
+  exec: 'node cluster/up.js',
+});
+project.addTask('cluster:down', {
+  description: 'Stops the processes cluster:up started, by the pids it recorded',
+  exec: 'node cluster/down.js',
+});
+project.addTask('test:cluster', {
+  description: 'Synthesizes the examples, then runs the integration suite (test/cluster) against the control plane of cluster:up',
+  steps: [
+    { spawn: 'examples' },
+    { exec: 'jest --config test/cluster/jest.config.js --runInBand' },
   ],
 });
 

@@ -126,20 +126,21 @@ export const appArmorProfile: CheckDefinition = {
         badTypes.push(str(profile.type));
       }
     }
+    // worded as pod-security-admission (v0.30 and later) words it: every setter, then every bad value (field
+    // types, then `key="value"` annotations, each sorted), e.g. `container "agent" and annotation must not set
+    // AppArmor profile type to "Unconfined", "container.apparmor.security.beta.kubernetes.io/agent="unconfined""`.
     const badAnnotations = Object.keys(ctx.annotations)
       .filter((k) => k.startsWith(APPARMOR_ANNOTATION_PREFIX) && !validAppArmorAnnotation(ctx.annotations[k]))
-      .sort()
-      .map((k) => `${k}=${JSON.stringify(ctx.annotations[k])}`);
-    const parts: string[] = [];
-    if (pod || bad.length > 0) {
-      parts.push(`${setters(pod, bad).join(' and ')} must not set securityContext.appArmorProfile.type to ${joinQuote(sortedSet(badTypes))}`);
-    }
-    if (badAnnotations.length > 0) {
-      parts.push(`forbidden ${pluralize('annotation', 'annotations', badAnnotations.length)} ${badAnnotations.join(', ')}`);
-    }
-    if (parts.length === 0) return undefined;
-    const count = sortedSet(badTypes).length + badAnnotations.length;
-    return { reason: pluralize('forbidden AppArmor profile', 'forbidden AppArmor profiles', count), detail: parts.join('; ') };
+      .map((k) => `${k}=${JSON.stringify(ctx.annotations[k])}`)
+      .sort();
+    const who = setters(pod, bad);
+    if (badAnnotations.length > 0) who.push(pluralize('annotation', 'annotations', badAnnotations.length));
+    if (who.length === 0) return undefined;
+    const values = [...sortedSet(badTypes), ...badAnnotations];
+    return {
+      reason: pluralize('forbidden AppArmor profile', 'forbidden AppArmor profiles', values.length),
+      detail: `${who.join(' and ')} must not set AppArmor profile type to ${joinQuote(values)}`,
+    };
   },
 };
 

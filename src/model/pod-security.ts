@@ -125,7 +125,8 @@ export interface PodSecurityResult {
   readonly violations: PodSecurityViolation[];
 
   /**
-   * The list pod-security-admission reports: the failed checks at the next stricter level, in check-ID order.
+   * The list pod-security-admission reports: the failed checks at the next stricter level, in its order (baseline checks
+   * first, then restricted checks, each in check-ID order).
    * For a privileged pod the failed baseline checks; for a baseline pod the failed restricted-profile checks; for a
    * restricted pod none.
    */
@@ -213,8 +214,10 @@ function profile(outcomes: Outcome[], level: PodSecurityLevel): Outcome[] {
   return [...baseline.filter((o) => !overridden.has(o.check.id)), ...restricted];
 }
 
+/** pod-security-admission's order (policy/registry.go): baseline checks first, then restricted checks, each by check ID. */
 function byCheck(violations: PodSecurityViolation[]): PodSecurityViolation[] {
-  return [...violations].sort((a, b) => (a.check < b.check ? -1 : a.check > b.check ? 1 : 0));
+  const rank = (v: PodSecurityViolation) => (v.level === PodSecurityLevel.BASELINE ? 0 : 1);
+  return [...violations].sort((a, b) => rank(a) - rank(b) || (a.check < b.check ? -1 : a.check > b.check ? 1 : 0));
 }
 
 function failures(outcomes: Outcome[]): PodSecurityViolation[] {
@@ -295,7 +298,8 @@ export class PodSecurity {
   }
 
   /**
-   * The violations pod-security-admission reports when a namespace enforces `level`: empty when the pod is admitted.
+   * The violations pod-security-admission reports when a namespace enforces `level`, in its order (baseline checks
+   * first, then restricted checks, each in check-ID order): empty when the pod is admitted.
    *
    * At `restricted` the restricted profile runs (restrictedVolumes, capabilities_restricted, seccompProfile_restricted and,
    * from 1.35, procMount_restricted in place of the baseline checks they replace); at `privileged` nothing is checked.

@@ -938,3 +938,42 @@ describe('service', () => {
     expect(() => synth({ service: { ports: [] } })).toThrow(/service.ports is empty/);
   });
 });
+
+describe('rules the API server enforces, no stricter', () => {
+  const port = (name: string, containerPort: number, hostPort: number, protocol?: Protocol) =>
+    ({ name, containerPort, protocol, hostPort: { port: hostPort, reason: 'reached on the node address' } });
+
+  test('a privileged container patched to allowPrivilegeEscalation: false fails synth, as the API server refuses it', () => {
+    const c = chart();
+    const agent = new NodeAgent(c, 'node-agent', { image, privileged: { reason: 'loads a kernel module' } });
+    for (const rule of ['NA-PRIVILEGED', 'PSS-BASELINE-privileged']) agent.acknowledge(rule, 'accepted in this test');
+    expect(() => synthValid(c)).not.toThrow();
+    agent.daemonSet.addJsonPatch(JsonPatch.add('/spec/template/spec/containers/0/securityContext/allowPrivilegeEscalation', false));
+    expect(() => synthValid(c)).toThrow(/\[test\/node-agent\] security review: \[high\] NA-API-REJECTED: .*container "agent": sets privileged: true beside allowPrivilegeEscalation: false.*; the API server rejects this/);
+  });
+
+  test('two containers on one hostPort fail; the same port over another protocol does not', () => {
+    const sidecar = (p: any) => ({ name: 'exporter', image, ports: [p] });
+    expect(() => synth({ ports: [port('metrics', 9100, 9100)], sidecars: [sidecar(port('exporter', 9200, 9100))] }, ['PSS-BASELINE-hostPorts', 'NA-HOST-ACCESS-REASON']))
+      .toThrow(/NA-API-REJECTED: .*container "exporter": host port 9100\/TCP is also bound by container "agent"/);
+    const spec = podSpec(synth({ ports: [port('metrics', 9100, 9100)], sidecars: [sidecar(port('exporter', 9100, 9100, Protocol.UDP))] }, ['PSS-BASELINE-hostPorts']));
+    expect(spec.containers.map((x: any) => x.ports[0].protocol)).toEqual(['TCP', 'UDP']);
+  });
+
+  test('an init container may bind the main container\'s hostPort: init containers run one at a time', () => {
+    const spec = podSpec(synth({
+      ports: [port('metrics', 9100, 9100)],
+      initContainers: [{ name: 'init', image, ports: [port('init-metrics', 9100, 9100)] }],
+    }, ['PSS-BASELINE-hostPorts']));
+    expect([spec.initContainers[0].ports[0].hostPort, spec.containers[0].ports[0].hostPort]).toEqual([9100, 9100]);
+  });
+
+  test('on the host network hostPort must equal containerPort in the pod\'s containers, not in init containers', () => {
+    const hostNetwork = { reason: 'watches node interfaces' };
+    expect(() => synth({ hostNetwork, ports: [port('metrics', 9100, 9101)] }, ['PSS-BASELINE-hostNamespaces', 'PSS-BASELINE-hostPorts']))
+      .toThrow(/NA-API-REJECTED: .*container "agent": port metrics: on the host network hostPort \(9101\) must equal containerPort \(9100\)/);
+    const spec = podSpec(synth({ hostNetwork, initContainers: [{ name: 'init', image, ports: [port('init-metrics', 9100, 9101)] }] },
+      ['PSS-BASELINE-hostNamespaces', 'PSS-BASELINE-hostPorts']));
+    expect(spec.initContainers[0].ports[0]).toMatchObject({ containerPort: 9100, hostPort: 9101 });
+  });
+});

@@ -276,13 +276,13 @@ describe('appArmorProfile', () => {
     const s = spec((_p, sc) => { sc.appArmorProfile = { type: 'Unconfined' }; });
     expect(evaluate(s, { version }).level).toBe(PodSecurityLevel.PRIVILEGED);
     expect(messageOf(s, 'appArmorProfile', { version })).toBe(
-      'forbidden AppArmor profile (container "agent" must not set securityContext.appArmorProfile.type to "Unconfined")',
+      'forbidden AppArmor profile (container "agent" must not set AppArmor profile type to "Unconfined")',
     );
   });
 
   test('a pod-level Unconfined profile fails', () => {
     const s = spec((p) => { p.securityContext.appArmorProfile = { type: 'Unconfined' }; });
-    expect(messageOf(s, 'appArmorProfile')).toBe('forbidden AppArmor profile (pod must not set securityContext.appArmorProfile.type to "Unconfined")');
+    expect(messageOf(s, 'appArmorProfile')).toBe('forbidden AppArmor profile (pod must not set AppArmor profile type to "Unconfined")');
   });
 
   test.each(['RuntimeDefault', 'Localhost'])('%s passes at pod and container level', (type) => {
@@ -305,7 +305,7 @@ describe('appArmorProfile', () => {
     expect(r.level).toBe(allowed ? PodSecurityLevel.RESTRICTED : PodSecurityLevel.PRIVILEGED);
     if (!allowed) {
       expect(r.violations[0].message).toBe(
-        `forbidden AppArmor profile (forbidden annotation container.apparmor.security.beta.kubernetes.io/agent=${JSON.stringify(value)})`,
+        `forbidden AppArmor profile (annotation must not set AppArmor profile type to "container.apparmor.security.beta.kubernetes.io/agent=${JSON.stringify(value)}")`,
       );
     }
   });
@@ -319,8 +319,21 @@ describe('appArmorProfile', () => {
     const s = spec((_p, sc) => { sc.appArmorProfile = { type: 'Unconfined' }; });
     const annotations = { 'container.apparmor.security.beta.kubernetes.io/agent': 'unconfined' };
     expect(messageOf(s, 'appArmorProfile', { annotations })).toBe(
-      'forbidden AppArmor profiles (container "agent" must not set securityContext.appArmorProfile.type to "Unconfined"; ' +
-      'forbidden annotation container.apparmor.security.beta.kubernetes.io/agent="unconfined")',
+      'forbidden AppArmor profiles (container "agent" and annotation must not set AppArmor profile type to ' +
+      '"Unconfined", "container.apparmor.security.beta.kubernetes.io/agent="unconfined"")',
+    );
+  });
+
+  test('pod, container and annotation together, a type named once: kube-apiserver v1.37.2\'s own refusal', () => {
+    // from `kubectl create --dry-run=server` of this pod in a namespace enforcing baseline:v1.28 (test/cluster)
+    const s = spec((p, sc) => {
+      p.securityContext.appArmorProfile = { type: 'Unconfined' };
+      sc.appArmorProfile = { type: 'Unconfined' };
+    });
+    const annotations = { 'container.apparmor.security.beta.kubernetes.io/side': 'unconfined' };
+    expect(messageOf(s, 'appArmorProfile', { annotations, version: '1.28' })).toBe(
+      'forbidden AppArmor profiles (pod and container "agent" and annotation must not set AppArmor profile type to ' +
+      '"Unconfined", "container.apparmor.security.beta.kubernetes.io/side="unconfined"")',
     );
   });
 });

@@ -1,0 +1,37 @@
+// Placement: the kind cluster's node inventories (examples/kind-cluster/nodes) created as Nodes through the API, every
+// example's DaemonSets applied, and the DaemonSet controller's answer — status.desiredNumberScheduled and the nodes it
+// creates pods for — compared with what `cdk8s-node-agents coverage --json` predicts from the same inventory file.
+import * as path from 'path';
+import { applyAll, createNodes, expectSettled, inventoryNodes, resetCluster } from './cluster';
+import { Kube, ROOT, exampleOutputs, readManifests, rel } from './kube';
+import { runCli } from '../cli/run-cli';
+
+const kube = Kube.fromKubeconfig();
+const INVENTORIES = ['nodes', 'nodes-one-labelled', 'nodes-two-labelled', 'nodes-all-labelled'];
+const inventoryFile = (name: string) => path.join(ROOT, 'examples', 'kind-cluster', 'nodes', `${name}.yaml`);
+
+afterAll(() => resetCluster(kube));
+
+describe.each(INVENTORIES)('Nodes of examples/kind-cluster/nodes/%s.yaml', (inventory) => {
+  const file = inventoryFile(inventory);
+
+  test.each(exampleOutputs().map((f) => [rel(f), f]))('%s: DESIRED and the pods\' nodes are what coverage predicts', async (_name, manifest) => {
+    // a fresh cluster per file: examples share namespaces and names between variants.
+    await resetCluster(kube);
+    await createNodes(kube, inventoryNodes(file));
+    const objects = readManifests(manifest);
+    await applyAll(kube, objects);
+
+    const cli = await runCli('coverage', '--json', '--nodes', file, manifest);
+    expect(cli.stderr).toBe('');
+    expect(cli.code).toBe(0);
+    const predicted = JSON.parse(cli.stdout).daemonSets;
+    const daemonSets = objects.filter((o) => o.kind === 'DaemonSet');
+    expect(predicted.map((d: any) => `${d.namespace}/${d.name}`)).toEqual(daemonSets.map((d) => `${d.metadata.namespace}/${d.metadata.name}`));
+    expect(daemonSets.length).toBeGreaterThan(0);
+    for (const [i, ds] of daemonSets.entries()) {
+      const expected = { desired: predicted[i].desired, podNodes: predicted[i].nodes.filter((n: any) => n.shouldRun).map((n: any) => n.name) };
+      await expectSettled(kube, ds, expected);
+    }
+  });
+});
