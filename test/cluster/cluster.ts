@@ -95,10 +95,13 @@ export function dependencyOrder(objects: any[]): any[] {
   return objects.map((o, i) => ({ o, i })).sort((a, b) => rank(a.o) - rank(b.o) || a.i - b.i).map((x) => x.o);
 }
 
-/** applies objects (server-side, strict) in dependency order; throws at the first refusal; returns every response. */
-export async function applyAll(kube: Kube, objects: any[]): Promise<{ obj: any; status: number; warnings: string[] }[]> {
+/**
+ * applies objects (server-side, strict), in dependency order or, with `inFileOrder`, in the order given, as
+ * `kubectl apply -f` does; throws at the first refusal; returns every response.
+ */
+export async function applyAll(kube: Kube, objects: any[], inFileOrder = false): Promise<{ obj: any; status: number; warnings: string[] }[]> {
   const out = [];
-  for (const obj of dependencyOrder(objects)) {
+  for (const obj of inFileOrder ? objects : dependencyOrder(objects)) {
     const r = await kube.apply(obj);
     ok(r, `apply ${obj.kind} ${obj.metadata.namespace ?? ''}/${obj.metadata.name}`);
     out.push({ obj, status: r.status, warnings: r.warnings });

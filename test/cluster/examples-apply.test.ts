@@ -1,5 +1,6 @@
-// Every example's synthesized output (examples/*/dist/*.k8s.yaml, npm run examples) applied to the real API server
-// as `kubectl apply --server-side --validate=strict` would: every object accepted, and no warning except the Pod
+// Every example's synthesized output (examples/*/dist/**/*.k8s.yaml, npm run examples) applied to the real API server
+// as `kubectl apply --server-side --validate=strict -f FILE` would, in the file's own order (the first apply must
+// succeed: a Namespace comes before what lives in it): every object accepted, and no warning except the Pod
 // Security warnings the library's own Namespace asks for (`warn: restricted`), which must then be exactly the
 // restricted-level violations the library computes.
 import { appArmorAnnotationWarnings, applyAll, resetCluster } from './cluster';
@@ -17,9 +18,9 @@ describe.each(exampleOutputs().map((f) => [rel(f), f]))('%s', (_name, file) => {
   // examples apply the same agents in several variants (the guide's sections): each file starts from a clean cluster.
   beforeAll(() => resetCluster(kube));
 
-  test('every object is accepted (server-side apply, fieldValidation=Strict), with no warning but the Pod Security warn level\'s', async () => {
+  test('every object is accepted in file order, on the first try (server-side apply, fieldValidation=Strict), with no warning but the Pod Security warn level\'s', async () => {
     expect(objects.length).toBeGreaterThan(0);
-    const responses = await applyAll(kube, objects);
+    const responses = await applyAll(kube, objects, true);
     const namespaces = new Map(objects.filter((o) => o.kind === 'Namespace').map((o) => [o.metadata.name, o.metadata.labels ?? {}]));
     for (const { obj, status, warnings } of responses) {
       // 201 created; 200 for a cluster-scoped object an earlier example already made (ClusterRoles are not reset).

@@ -10,8 +10,8 @@ import { runCli } from '../cli/run-cli';
 const kube = Kube.fromKubeconfig();
 const dir = path.join(ROOT, 'examples', 'kind-cluster');
 const inventory = (name: string) => path.join(dir, 'nodes', `${name}.yaml`);
-const exerciseA = readManifests(path.join(dir, 'dist', 'exercise-a.k8s.yaml'));
-const exerciseB = readManifests(path.join(dir, 'dist', 'exercise-b.k8s.yaml'));
+const exerciseA = readManifests(path.join(dir, 'dist', 'exercise-a', 'exercise-a.k8s.yaml'));
+const exerciseB = readManifests(path.join(dir, 'dist', 'exercise-b', 'exercise-b.k8s.yaml'));
 const ds = exerciseA.find((o) => o.kind === 'DaemonSet');
 
 const CP = 'kind-control-plane';
@@ -34,7 +34,8 @@ async function step(inventoryName: string, manifest: any[], desired: number, nod
     expect({ name: n.metadata.name, labels: live.get(n.metadata.name)?.metadata.labels, taints: live.get(n.metadata.name)?.spec.taints })
       .toEqual({ name: n.metadata.name, labels: n.metadata.labels, taints: n.spec.taints });
   }
-  const manifestFile = path.join(dir, 'dist', manifest === exerciseA ? 'exercise-a.k8s.yaml' : 'exercise-b.k8s.yaml');
+  const manifestFile = manifest === exerciseA
+    ? path.join(dir, 'dist', 'exercise-a', 'exercise-a.k8s.yaml') : path.join(dir, 'dist', 'exercise-b', 'exercise-b.k8s.yaml');
   const cli = await runCli('coverage', '--json', '--nodes', file, manifestFile);
   expect(cli.code).toBe(0);
   const [report] = JSON.parse(cli.stdout).daemonSets;

@@ -187,15 +187,25 @@ export function readManifests(file: string): any[] {
   return parseAllDocuments(fs.readFileSync(file, 'utf8')).map((d) => d.toJSON()).filter((o) => o !== null && o !== undefined);
 }
 
-/** every example app's synthesized output: `examples/<app>/dist/<chart>.k8s.yaml`, sorted. */
+/**
+ * every example app's synthesized output, sorted: `examples/<app>/dist/<chart>.k8s.yaml`, or
+ * `examples/<app>/dist/<variant>/<chart>.k8s.yaml` for the galleries that write one app per variant.
+ */
 export function exampleOutputs(): string[] {
   const examples = path.join(ROOT, 'examples');
   const files: string[] = [];
+  const collect = (dir: string) => {
+    for (const f of fs.readdirSync(dir).sort()) {
+      const full = path.join(dir, f);
+      if (fs.statSync(full).isDirectory()) collect(full);
+      else if (f.endsWith('.k8s.yaml')) files.push(full);
+    }
+  };
   for (const app of fs.readdirSync(examples).sort()) {
     const dist = path.join(examples, app, 'dist');
     if (!fs.existsSync(path.join(examples, app, 'cdk8s.yaml'))) continue;
     if (!fs.existsSync(dist)) throw new Error(`${dist} is missing: run npm run examples first (npm run test:cluster does)`);
-    for (const f of fs.readdirSync(dist).sort()) if (f.endsWith('.k8s.yaml')) files.push(path.join(dist, f));
+    collect(dist);
   }
   return files;
 }
