@@ -76,7 +76,8 @@ const project = new cdk8s.ConstructLibraryCdk8s({
   // /.corpus/: the real-manifest corpus, brought from the registries by test/corpus/fetch.js (never committed);
   // /.cluster/: the local control plane's runtime state (etcd data, certificates, tokens, kubeconfig, pids, logs).
   gitignore: ['/examples/*/dist/', '/examples/*/node_modules/', '/examples/languages/*/dist/', '/examples/languages/java/target/', '__pycache__/', '/.bench/', '.jsii.tabl.json', '/.corpus/', '/.cluster/'],
-  npmIgnoreOptions: { ignorePatterns: ['/examples/', '/bench/', '/.ci/', '/scripts/', '/rosetta/', '.jsii.tabl.json', '/.corpus/', '/cluster/', '/.cluster/'] },
+  // /docs/: sources of generated documents (docs/rules-comparison.md is the end of RULES.md, which the package has).
+  npmIgnoreOptions: { ignorePatterns: ['/examples/', '/bench/', '/.ci/', '/scripts/', '/rosetta/', '.jsii.tabl.json', '/.corpus/', '/cluster/', '/.cluster/', '/docs/'] },
 });
 
 // The corpus tests (test/corpus/) review upstream manifests that the repository does not hold: bring them from their

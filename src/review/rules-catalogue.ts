@@ -20,11 +20,11 @@ function cell(text: string): string {
 }
 
 /**
- * The catalogue of review rules, as the `RULES.md` file at the repository root shows it (a test keeps the file equal to
- * `RulesCatalogue.markdown()`).
+ * The catalogue of review rules, as the `RULES.md` file at the repository root begins with it (a test keeps that part
+ * equal to `RulesCatalogue.markdown()`; the file then compares the rules with other scanners' checks).
  */
 export class RulesCatalogue {
-  /** the command that regenerates RULES.md from the repository root. */
+  /** the command that regenerates RULES.md (this catalogue, then the comparison with other scanners) from the repository root. */
   public static readonly REGENERATE = 'npx ts-node test/review/write-rules-catalogue.ts > RULES.md';
 
   /**

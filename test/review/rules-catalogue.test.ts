@@ -1,16 +1,26 @@
 import * as fs from 'fs';
 import * as path from 'path';
+import { rulesComparison, rulesDocument } from './rules-document';
 import { ReviewPack, RulesCatalogue } from '../../src/review';
 
 const RULES_MD = path.join(__dirname, '..', '..', 'RULES.md');
 
 describe('RulesCatalogue', () => {
-  test('RULES.md at the repository root is RulesCatalogue.markdown()', () => {
+  test('RULES.md at the repository root is RulesCatalogue.markdown(), then docs/rules-comparison.md', () => {
     const committed = fs.readFileSync(RULES_MD, 'utf-8');
-    const expected = RulesCatalogue.markdown();
+    const expected = rulesDocument();
+    expect(expected.startsWith(RulesCatalogue.markdown())).toBe(true);
+    expect(expected.endsWith(rulesComparison())).toBe(true);
     if (committed !== expected) {
       throw new Error(`RULES.md is stale: regenerate it from the repository root with\n  ${RulesCatalogue.REGENERATE}\nand commit the result`);
     }
+  });
+
+  test('markdown() is the catalogue alone: the comparison with other scanners is not part of the library\'s output', () => {
+    const heading = rulesComparison().split('\n')[0];
+    expect(heading).toBe('## How the review compares with other scanners');
+    expect(RulesCatalogue.markdown()).not.toContain(heading);
+    expect(RulesCatalogue.markdown()).not.toContain('kube-linter');
   });
 
   test('lists every pack with its rules, and every rule once with its severity, title, explanation and fix', () => {

@@ -1,5 +1,6 @@
-// Prints the rules catalogue. From the repository root:
+// Prints RULES.md: the rules catalogue (RulesCatalogue.markdown()), then the comparison with other scanners
+// (docs/rules-comparison.md). From the repository root:
 //   npx ts-node test/review/write-rules-catalogue.ts > RULES.md
-import { RulesCatalogue } from '../../src/review';
+import { rulesDocument } from './rules-document';
 
-process.stdout.write(RulesCatalogue.markdown());
+process.stdout.write(rulesDocument());
