@@ -61,7 +61,7 @@ const TEXTS: { [check: string]: CheckText } = {
     severity: Severity.MEDIUM,
     title: 'SELinux options use an allowed type and no custom user or role',
     explanation: 'A custom SELinux type, user or role can run the container in a less confined domain (spc_t is unconfined).',
-    fix: 'remove seLinuxOptions, or use type container_t, container_init_t or container_kvm_t without user or role',
+    fix: 'remove seLinuxOptions, or use type container_t, container_init_t or container_kvm_t (container_engine_t too at policy version 1.31 and later) without user or role',
   },
   [PodSecurityCheck.PROC_MOUNT]: {
     severity: Severity.MEDIUM,

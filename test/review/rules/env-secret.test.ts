@@ -36,4 +36,16 @@ describe('NA-ENV-SECRET: No credential is written into the manifest', () => {
       { name: 'NODE_NAME', value: 'x' },
     )])).toEqual([]);
   });
+
+  test('Compliance: a path to the credential (GOOGLE_APPLICATION_CREDENTIALS) and references to other variables, $(VAR), are not the credential', () => {
+    expect(findingsOf(rule, [withEnv(
+      { name: 'GOOGLE_APPLICATION_CREDENTIALS', value: '/var/secrets/google/key.json' },
+      { name: 'DB_PASSWORD', valueFrom: { secretKeyRef: { name: 's', key: 'p' } } },
+      { name: 'PASSWORD', value: '$(DB_PASSWORD)' },
+      { name: 'AUTH', value: ' $(USER)$(DB_PASSWORD) ' },
+    )])).toEqual([]);
+    // a literal around a reference, or a relative path, is still a literal in the manifest
+    const findings = findingsOf(rule, [withEnv({ name: 'PASSWORD', value: 'pre-$(X)' }, { name: 'TOKEN', value: 'secrets/token' })]);
+    expect(findings.map((f) => f.severity)).toEqual([Severity.MEDIUM, Severity.MEDIUM]);
+  });
 });
