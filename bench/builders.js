@@ -22,6 +22,17 @@ function rawApp(m, manifests) {
   return app;
 }
 
+/**
+ * the same raw ApiObjects with the same review NodeAgent runs at synth, app-wide: `SecurityCheck.apply(app)` at the
+ * agents' threshold (high), its report not written (no disk in the timing). The baseline the targets compare with: a
+ * NodeAgent reviews itself, so raw objects are compared with the review on.
+ */
+function rawCheckedApp(m, manifests) {
+  const app = rawApp(m, manifests);
+  m.lib.SecurityCheck.apply(app, { writeReport: false });
+  return app;
+}
+
 /** the same agents with cdk8s-plus-28: a Namespace per namespace, a ServiceAccount and a DaemonSet each. */
 function plusApp(m, n) {
   const app = new m.cdk8s.App();
@@ -62,6 +73,13 @@ function fleetRawApp(m, perChart) {
   return app;
 }
 
+/** the fleet as raw ApiObjects with the same review, app-wide (see rawCheckedApp). */
+function fleetRawCheckedApp(m, perChart) {
+  const app = fleetRawApp(m, perChart);
+  m.lib.SecurityCheck.apply(app, { writeReport: false });
+  return app;
+}
+
 /** cdk8s' own YAML options (cdk8s `Yaml.stringify`), so the floor prints the very same bytes. */
 const CDK8S_YAML_OPTIONS = { keepUndefined: true, lineWidth: 0, version: '1.1' };
 
@@ -75,4 +93,4 @@ function loadModules() {
   return { cdk8s: require('cdk8s'), plus: require('cdk8s-plus-28'), lib: require(LIB_DIR) };
 }
 
-module.exports = { FLEET, nodeAgentApp, rawApp, plusApp, fleetNodeAgentApp, fleetRawApp, dumpYaml, loadModules };
+module.exports = { FLEET, nodeAgentApp, rawApp, rawCheckedApp, plusApp, fleetNodeAgentApp, fleetRawApp, fleetRawCheckedApp, dumpYaml, loadModules };

@@ -4,7 +4,7 @@
 // synthesizing YAML (or, for the floor, dumping the same documents with the `yaml` package).
 const YAML = require('yaml');
 const { args, measure, readJson, report, sha256 } = require('./common');
-const { nodeAgentApp, rawApp, plusApp, fleetNodeAgentApp, fleetRawApp, dumpYaml, loadModules } = require('./builders');
+const { nodeAgentApp, rawApp, rawCheckedApp, plusApp, fleetNodeAgentApp, fleetRawApp, fleetRawCheckedApp, dumpYaml, loadModules } = require('./builders');
 
 const { variant, n } = args();
 const m = loadModules();
@@ -22,6 +22,11 @@ switch (variant) {
   case 'raw': {
     const docs = readJson(`agents-${n}.json`);
     work = () => rawApp(m, docs).synthYaml();
+    break;
+  }
+  case 'raw-checked': {
+    const docs = readJson(`agents-${n}.json`);
+    work = () => rawCheckedApp(m, docs).synthYaml();
     break;
   }
   case 'plus':
@@ -46,6 +51,11 @@ switch (variant) {
   case 'fleet-raw': {
     const perChart = readJson('fleet.json');
     work = () => fleetRawApp(m, perChart).synthYaml();
+    break;
+  }
+  case 'fleet-raw-checked': {
+    const perChart = readJson('fleet.json');
+    work = () => fleetRawCheckedApp(m, perChart).synthYaml();
     break;
   }
   default:

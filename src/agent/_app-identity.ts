@@ -39,7 +39,12 @@ export interface OwnNamespace {
   enforceLevel(): string;
 }
 
-type Index = Map<string, ApiObject[]>;
+interface Index {
+  /** the objects of each identity. */
+  readonly byKey: Map<string, ApiObject[]>;
+  /** the identity of every object that shares its identity with another: most apps have none. */
+  readonly clashing: Map<ApiObject, string>;
+}
 
 /** `apps DaemonSet observability/fluent-bit`: what the API server keys an object by. */
 function identityOf(o: ApiObject): string {
@@ -49,15 +54,20 @@ function identityOf(o: ApiObject): string {
 }
 
 function buildIndex(root: IConstruct): Index {
-  const index: Index = new Map();
+  const byKey = new Map<string, ApiObject[]>();
   for (const c of root.node.findAll()) {
     if (!ApiObject.isApiObject(c)) continue;
     const key = identityOf(c);
-    const list = index.get(key);
+    const list = byKey.get(key);
     if (list) list.push(c);
-    else index.set(key, [c]);
+    else byKey.set(key, [c]);
   }
-  return index;
+  const clashing = new Map<ApiObject, string>();
+  for (const [key, objects] of byKey) {
+    // the copies of one Namespace this library writes in several charts are one object: no clash
+    if (objects.length > 1 && !objects.every(isAgentNamespace)) for (const o of objects) clashing.set(o, key);
+  }
+  return { byKey, clashing };
 }
 
 /** the app's index: built once per synth, or afresh outside `App.synth()`/`synthYaml()`. */
@@ -82,11 +92,13 @@ function describe(key: string): string {
  */
 export function identityErrorsOf(agent: IConstruct): string[] {
   const index = indexOf(agent.node.root);
+  // every agent asks at every synth: without a clash in the app, nothing to look for under it
+  if (index.clashing.size === 0) return [];
   const errors: string[] = [];
   for (const own of agent.node.findAll()) {
-    if (!ApiObject.isApiObject(own)) continue;
-    const key = identityOf(own);
-    for (const other of index.get(key) ?? []) {
+    const key = ApiObject.isApiObject(own) ? index.clashing.get(own) : undefined;
+    if (key === undefined) continue;
+    for (const other of index.byKey.get(key) ?? []) {
       if (other === own) continue;
       errors.push(`${describe(key)} is also defined by ${other.node.path}: one of them would replace the other when applied; ` +
         'give the agent another name or namespace, or remove the other object');
@@ -101,8 +113,9 @@ export function identityErrorsOf(agent: IConstruct): string[] {
  */
 export function namespaceErrorsOf(namespace: OwnNamespace): string[] {
   const index = indexOf(namespace.node.root);
-  const key = identityOf(namespace.apiObject);
-  return (index.get(key) ?? [])
+  const key = index.clashing.get(namespace.apiObject);
+  if (key === undefined) return [];
+  return (index.byKey.get(key) ?? [])
     .filter((other) => !isAgentNamespace(other))
     .map((other) => `Namespace ${namespace.name} is written for its agents (labelled for Pod Security at the level they need) and also by ` +
       `${other.node.path}: keep one: set createNamespace: false on the agents of namespace ${namespace.name} and label yours with ` +

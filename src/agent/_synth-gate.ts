@@ -13,7 +13,10 @@ import { CheckedApiObject } from './_checked-api-object';
 import { currentSynth, SynthCounter, synthCounterOf } from './_synth-counter';
 import { descriptorOf } from '../model/_host-privileges';
 import { HostAccess } from '../model/host-access';
+import { HostAccessItem } from '../model/host-access-item';
 import { HostAccessReasons } from '../model/host-access-reasons';
+import { PodSecurityLevel } from '../model/pod-security';
+import { WorkloadEvaluation } from '../review/_memo';
 import { ReviewOptions } from '../review/review-options';
 import { HostAccessReasonRule } from '../review/rules/host-access-reason';
 import { SecurityReview } from '../review/security-review';
@@ -40,7 +43,7 @@ export interface SynthGateSubject {
 export class SynthGate {
   private readonly synths: SynthCounter;
   /** the DaemonSet as rendered and checked in the current synth's validation. */
-  private checkedInSynth?: { synth: number; manifest?: any; errors: string[] };
+  private checkedInSynth?: { synth: number; manifest?: any; errors: string[]; podSecurityLevel?: PodSecurityLevel };
 
   constructor(private readonly subject: SynthGateSubject) {
     this.synths = synthCounterOf(subject.scope.node.root);
@@ -63,7 +66,7 @@ export class SynthGate {
     const checked = this.checkedInSynth;
     if (checked?.manifest !== undefined && checked.synth === currentSynth(this.synths) && checked.errors.length === 0) {
       // handed over once: the synth writes it, the agent does not keep it
-      this.checkedInSynth = { synth: checked.synth, errors: checked.errors };
+      this.checkedInSynth = { synth: checked.synth, errors: checked.errors, podSecurityLevel: checked.podSecurityLevel };
       return checked.manifest;
     }
     const { manifest, errors } = this.renderAndCheck();
@@ -73,11 +76,21 @@ export class SynthGate {
     return manifest;
   }
 
-  private renderAndCheck(): { manifest?: any; errors: string[] } {
+  /**
+   * The Pod Security level of the DaemonSet as checked in the current synth's validation (the review evaluates it), or
+   * undefined outside a synth or before its validation: the agent's Namespace is labelled with it without evaluating
+   * the same pod again.
+   */
+  public checkedPodSecurityLevel(): PodSecurityLevel | undefined {
+    const checked = this.checkedInSynth;
+    return checked !== undefined && checked.synth === currentSynth(this.synths) ? checked.podSecurityLevel : undefined;
+  }
+
+  private renderAndCheck(): { manifest?: any; errors: string[]; podSecurityLevel?: PodSecurityLevel } {
     const renderErrors = this.subject.renderErrors();
     if (renderErrors.length > 0) return { errors: renderErrors };
     const manifest = this.subject.daemonSet.renderUnchecked();
-    return { manifest, errors: this.check(manifest) };
+    return { manifest, ...this.check(manifest) };
   }
 
   /**
@@ -85,22 +98,30 @@ export class SynthGate {
    * above the threshold, each with the line that settles it. The review's NA-HOST-ACCESS-REASON findings are left out:
    * the reasons are asked for above, for every privilege, whatever its risk.
    */
-  private check(manifest: any): string[] {
-    const reasonErrors = this.missingReasons(manifest);
+  private check(manifest: any): { errors: string[]; podSecurityLevel?: PodSecurityLevel } {
     const threshold = this.subject.threshold;
     // without a JSON patch, every field was rendered from typed props: no rule can crash on it (a property test holds this).
     const wellFormed = !this.subject.daemonSet.hasPatches;
-    const open = SecurityReview._openFindings(this.subject.renderedObjects(manifest), this.subject.reviewOptions(), threshold, wellFormed)
+    // the review evaluates the pod's host privileges and Pod Security level: both are reused below, not evaluated again
+    const evaluations = new Map<any, WorkloadEvaluation>();
+    const open = SecurityReview._openFindings(this.subject.renderedObjects(manifest), this.subject.reviewOptions(), threshold, wellFormed, evaluations)
       .filter((f) => f.rule !== HOST_ACCESS_REASON_RULE);
-    return [...reasonErrors, ...open.map((f) => (f.rule === SecurityReview.API_REJECTED_RULE || f.rule === SecurityReview.ERROR_RULE
+    const evaluated = evaluations.get(manifest);
+    const reasonErrors = this.missingReasons(manifest, evaluated?.hostAccess);
+    const errors = [...reasonErrors, ...open.map((f) => (f.rule === SecurityReview.API_REJECTED_RULE || f.rule === SecurityReview.ERROR_RULE
       ? `security review: [${f.severity}] ${f.rule}: ${f.message}. Fix: ${f.fix}`
       : `security review: [${f.severity}] ${f.rule}: ${f.message}. Fix: ${f.fix}; or, if it is accepted, ` +
         `agent.acknowledge('${f.rule}', 'reason'${f.container !== undefined ? `, '${f.container}'` : ''}) ` +
         `(findings at or above ${threshold} fail the synth: reviewFailOn)`))];
+    return { errors, podSecurityLevel: evaluated?.podSecurity?.level };
   }
 
-  /** every host privilege whose descriptor requires a reason and that has none recorded on the DaemonSet. */
-  private missingReasons(manifest: any): string[] {
+  /**
+   * every host privilege whose descriptor requires a reason and that has none recorded on the DaemonSet.
+   *
+   * @param items the DaemonSet's host privileges, when the review listed them
+   */
+  private missingReasons(manifest: any, items?: HostAccessItem[]): string[] {
     let recorded;
     try {
       recorded = HostAccessReasons.parse(manifest.metadata?.annotations);
@@ -108,7 +129,7 @@ export class SynthGate {
       return [(e as Error).message];
     }
     const errors: string[] = [];
-    for (const item of HostAccess.of(manifest.spec?.template?.spec ?? {})) {
+    for (const item of items ?? HostAccess.of(manifest.spec?.template?.spec ?? {})) {
       if (!descriptorOf(item.type).reasonRequired(item)) continue;
       if (HostAccessReasons.find(recorded, item.type, item.detail, item.container)?.reason.trim()) continue;
       const where = item.container ? ` in container "${item.container}"` : '';

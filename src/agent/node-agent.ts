@@ -259,6 +259,10 @@ export class NodeAgent extends Construct {
 
   /** the strictest Pod Security level the rendered pod spec (including JSON patches) satisfies. */
   public get podSecurityLevel(): PodSecurityLevel {
+    // in a synth, after its validation: the level the review evaluated on the DaemonSet it checked (which rendered: nothing
+    // changes in between)
+    const checked = this.gate.checkedPodSecurityLevel();
+    if (checked !== undefined) return checked;
     this.assertRenderable();
     const version = this.podSecurityVersion;
     if (this.checkedDaemonSet.hasPatches) return PodSecurity.evaluateWorkload(this.checkedDaemonSet.renderUnchecked(), { version }).level;
@@ -370,7 +374,8 @@ export class NodeAgent extends Construct {
 
   private reviewOptions(): ReviewOptions {
     // the default packs, built once: their rules are stateless, and every agent reviews itself at every synth.
-    defaultPacks ??= ReviewPack.defaults();
+    // frozen, so that the review reads their rules once (see rulesOf)
+    defaultPacks ??= Object.freeze(ReviewPack.defaults().map((p) => Object.freeze(p.rules) && p)) as ReviewPack[];
     return { packs: defaultPacks, podSecurityVersion: this.podSecurityVersion, allowedRegistries: this.props.allowedRegistries };
   }
 }

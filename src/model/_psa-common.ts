@@ -93,9 +93,23 @@ export const SAFE_SYSCTLS: Array<{ since: number; names: string[] }> = [
 ];
 
 /** the sysctl names the baseline profile allows at a policy minor version. */
-export function safeSysctls(minor: number): Set<string> {
-  return new Set(SAFE_SYSCTLS.filter((s) => minor >= s.since).flatMap((s) => s.names));
+export function safeSysctls(minor: number): ReadonlySet<string> {
+  return byMinor(SAFE_SYSCTLS_BY_MINOR, minor, () => new Set(SAFE_SYSCTLS.filter((s) => minor >= s.since).flatMap((s) => s.names)));
 }
+
+/**
+ * The version-dependent sets, built once per minor version: every check of every pod asks for them (a review of
+ * thousands of workloads, or a synth of thousands of agents, would build them once per pod).
+ */
+function byMinor(cache: Map<number, ReadonlySet<string>>, minor: number, build: () => Set<string>): ReadonlySet<string> {
+  let set = cache.get(minor);
+  if (set === undefined) cache.set(minor, set = build());
+  return set;
+}
+
+const SAFE_SYSCTLS_BY_MINOR = new Map<number, ReadonlySet<string>>();
+const SELINUX_TYPES_BY_MINOR = new Map<number, ReadonlySet<string>>();
+const VOLUME_SOURCES_BY_MINOR = new Map<number, ReadonlySet<string>>();
 
 /** capabilities the baseline profile allows in `capabilities.add` (exact, case-sensitive). */
 export const BASELINE_CAPABILITIES = new Set([
@@ -103,17 +117,21 @@ export const BASELINE_CAPABILITIES = new Set([
   'NET_BIND_SERVICE', 'SETFCAP', 'SETGID', 'SETPCAP', 'SETUID', 'SYS_CHROOT',
 ]);
 
-export function seLinuxTypes(minor: number): Set<string> {
-  const types = new Set(['', 'container_t', 'container_init_t', 'container_kvm_t']);
-  if (minor >= 31) types.add('container_engine_t');
-  return types;
+export function seLinuxTypes(minor: number): ReadonlySet<string> {
+  return byMinor(SELINUX_TYPES_BY_MINOR, minor, () => {
+    const types = new Set(['', 'container_t', 'container_init_t', 'container_kvm_t']);
+    if (minor >= 31) types.add('container_engine_t');
+    return types;
+  });
 }
 
 /** inline volume sources the restricted profile allows. */
-export function allowedVolumeSources(codeMinor: number): Set<string> {
-  const sources = new Set(['configMap', 'csi', 'downwardAPI', 'emptyDir', 'ephemeral', 'persistentVolumeClaim', 'projected', 'secret']);
-  if (codeMinor >= 33) sources.add('image');
-  return sources;
+export function allowedVolumeSources(codeMinor: number): ReadonlySet<string> {
+  return byMinor(VOLUME_SOURCES_BY_MINOR, codeMinor, () => {
+    const sources = new Set(['configMap', 'csi', 'downwardAPI', 'emptyDir', 'ephemeral', 'persistentVolumeClaim', 'projected', 'secret']);
+    if (codeMinor >= 33) sources.add('image');
+    return sources;
+  });
 }
 
 export function validSeccomp(type: unknown): boolean {

@@ -100,11 +100,31 @@ export interface PathMount {
   readonly initOnly?: boolean;
 }
 
+/**
+ * Assessments by path and mount: the catalogue is constant, so an assessment depends on these four values only. Agents
+ * mount the same few paths (/var/log, /proc, the runtime sockets...), and every agent is reviewed at every synth.
+ * Bounded: a review of arbitrary manifests cannot grow it without limit.
+ */
+const PATH_RISKS = new Map<string, HostRiskAssessment>();
+const PATH_RISKS_MAX = 2048;
+
 /** see `HostRisk.forPath`. */
 export function pathRisk(path: string, readOnly: boolean, mount: PathMount = {}): HostRiskAssessment {
   if (typeof path !== 'string' || path === '') {
     throw new Error(`host path must be a non-empty string, got ${JSON.stringify(path)}: pass the hostPath path`);
   }
+  const key = JSON.stringify([path, readOnly, mount.type, mount.initOnly]);
+  let assessment = PATH_RISKS.get(key);
+  if (assessment === undefined) {
+    assessment = computePathRisk(path, readOnly, mount);
+    if (PATH_RISKS.size >= PATH_RISKS_MAX) PATH_RISKS.clear();
+    PATH_RISKS.set(key, assessment);
+  }
+  // a copy: the caller owns what it is given
+  return { ...assessment };
+}
+
+function computePathRisk(path: string, readOnly: boolean, mount: PathMount): HostRiskAssessment {
   const display = isPipe(path) ? path : normalizeHostPath(path);
   const use: PathUse = { path: display, readOnly, type: mount.type, initOnly: mount.initOnly };
   if (isPipe(path)) {
@@ -187,6 +207,19 @@ function result(text: { risk: string; gains: string; alternative: string }, matc
  * `containerd.sock`, `docker.sock`...) or the catalogue's sockets in a directory it contains. `/var/run` is read as `/run`.
  */
 export function runtimeSocketsReached(path: string): string[] {
+  let reached = SOCKETS_REACHED.get(path);
+  if (reached === undefined) {
+    reached = computeSocketsReached(path);
+    if (SOCKETS_REACHED.size >= PATH_RISKS_MAX) SOCKETS_REACHED.clear();
+    SOCKETS_REACHED.set(path, reached);
+  }
+  return [...reached];
+}
+
+/** the sockets each path reaches, as PATH_RISKS keeps assessments. */
+const SOCKETS_REACHED = new Map<string, string[]>();
+
+function computeSocketsReached(path: string): string[] {
   if (isPipe(path)) {
     return PATH_CATALOGUE.filter((e) => e.runtime !== undefined && isPipe(e.path) && pipeKey(e.path) === pipeKey(path)).map((e) => e.path);
   }

@@ -57,24 +57,15 @@ export class HostAccessReasons {
   public static parse(annotations?: { [key: string]: string }): HostAccessReason[] {
     const raw = annotations?.[HostAccessReasons.ANNOTATION];
     if (raw === undefined) return [];
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(raw);
-    } catch (e) {
-      throw new Error(`annotation ${HostAccessReasons.ANNOTATION} is not valid JSON: ${(e as Error).message}`);
+    // the same annotation is read by the synth gate and by the review of every synth: parsed once (entries frozen)
+    const cached = typeof raw === 'string' ? PARSED.get(raw) : undefined;
+    if (cached !== undefined) return [...cached];
+    const reasons = parseReasons(raw);
+    if (typeof raw === 'string') {
+      if (PARSED.size >= PARSED_MAX) PARSED.clear();
+      PARSED.set(raw, reasons);
     }
-    if (!Array.isArray(parsed)) {
-      throw new Error(`annotation ${HostAccessReasons.ANNOTATION} must be a JSON array of {type, detail, reason}, got ${raw}`);
-    }
-    const known = new Set<string>(Object.values(HostAccessType));
-    return parsed.map((item: any, i: number) => {
-      if (!item || typeof item !== 'object' || !known.has(item.type) || typeof item.detail !== 'string' || typeof item.reason !== 'string') {
-        throw new Error(`annotation ${HostAccessReasons.ANNOTATION}: entry ${i} must be {type, detail, reason} with type one of ${[...known].join(', ')}, got ${JSON.stringify(item)}`);
-      }
-      return dropUndefined({
-        type: item.type as HostAccessType, detail: item.detail, container: item.container, reason: item.reason,
-      }) as HostAccessReason;
-    });
+    return [...reasons];
   }
 
   /**
@@ -90,4 +81,28 @@ export class HostAccessReasons {
 
 function sortKey(r: HostAccessReason): string {
   return `${r.type}\u0000${r.detail}\u0000${r.container ?? ''}`;
+}
+
+const KNOWN_TYPES = new Set<string>(Object.values(HostAccessType));
+const PARSED = new Map<string, HostAccessReason[]>();
+const PARSED_MAX = 1024;
+
+function parseReasons(raw: string): HostAccessReason[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch (e) {
+    throw new Error(`annotation ${HostAccessReasons.ANNOTATION} is not valid JSON: ${(e as Error).message}`);
+  }
+  if (!Array.isArray(parsed)) {
+    throw new Error(`annotation ${HostAccessReasons.ANNOTATION} must be a JSON array of {type, detail, reason}, got ${raw}`);
+  }
+  return parsed.map((item: any, i: number) => {
+    if (!item || typeof item !== 'object' || !KNOWN_TYPES.has(item.type) || typeof item.detail !== 'string' || typeof item.reason !== 'string') {
+      throw new Error(`annotation ${HostAccessReasons.ANNOTATION}: entry ${i} must be {type, detail, reason} with type one of ${[...KNOWN_TYPES].join(', ')}, got ${JSON.stringify(item)}`);
+    }
+    return Object.freeze(dropUndefined({
+      type: item.type as HostAccessType, detail: item.detail, container: item.container, reason: item.reason,
+    })) as HostAccessReason;
+  });
 }

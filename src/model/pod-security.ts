@@ -196,12 +196,21 @@ function run(podSpec: any, options: PodSecurityOptions | undefined): Evaluation 
     windows: object(spec.os, 'spec.os')?.name === 'windows',
     userNamespace: spec.hostUsers === false,
   };
-  const outcomes = CHECKS.filter((c) => version.minor >= c.since).map((check) => {
+  const outcomes = checksAt(version.minor).map((check) => {
     const failure = check.run(ctx);
     const violation = failure && { level: levelOf(check.level), check: check.id, message: `${failure.reason} (${failure.detail})` };
     return { check, violation };
   });
   return { outcomes, version };
+}
+
+/** the checks of a policy version, by minor version: selected once, not for every pod. */
+const CHECKS_BY_MINOR = new Map<number, typeof CHECKS>();
+
+function checksAt(minor: number): typeof CHECKS {
+  let checks = CHECKS_BY_MINOR.get(minor);
+  if (checks === undefined) CHECKS_BY_MINOR.set(minor, checks = CHECKS.filter((c) => minor >= c.since));
+  return checks;
 }
 
 /** the checks pod-security-admission runs when enforcing a level (restricted replaces the baseline checks it overrides). */

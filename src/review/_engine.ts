@@ -69,8 +69,22 @@ function refOf(kind: string, namespace: string | undefined, name: string): strin
   return `${kind} ${namespace ? `${namespace}/` : ''}${name || '<unnamed>'}`;
 }
 
+/**
+ * The rules of frozen packs, by the packs' list: a NodeAgent reviews itself at every synth with the same frozen default
+ * packs, whose rules cannot change (a list that is not frozen, or a pack whose rules are not, is read afresh each time).
+ */
+const RULES_OF_FROZEN = new WeakMap<object, IReviewRule[]>();
+
 /** the engine's rules, then the rules of the packs, each ID once; the same rule (or an equal built-in one) in two packs is not an error. */
 export function rulesOf(packs: ReviewPack[]): IReviewRule[] {
+  const cached = RULES_OF_FROZEN.get(packs);
+  if (cached !== undefined) return cached;
+  const rules = collectRules(packs);
+  if (Object.isFrozen(packs) && packs.every((p) => Object.isFrozen(p.rules))) RULES_OF_FROZEN.set(packs, Object.freeze(rules) as IReviewRule[]);
+  return rules;
+}
+
+function collectRules(packs: ReviewPack[]): IReviewRule[] {
   const byId = new Map<string, IReviewRule>(ENGINE_RULES.map((r) => [r.id, r]));
   for (const pack of packs) {
     if (!(pack instanceof ReviewPack)) throw new Error('review options: packs must be ReviewPack objects, e.g. ReviewPack.defaults()');

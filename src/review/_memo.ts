@@ -52,3 +52,15 @@ export function hostAccessOf(ctx: WorkloadContext): HostAccessItem[] {
   memo.hostAccess ??= attempt(() => HostAccess.ofWorkload(ctx.manifest));
   return settle(memo.hostAccess);
 }
+
+/** what the review evaluated of a workload (the evaluations that failed, or did not run, are left out). */
+export interface WorkloadEvaluation {
+  readonly podSecurity?: PodSecurityResult;
+  readonly hostAccess?: HostAccessItem[];
+}
+
+/** the evaluations the review of `ctx` has made, without making any. */
+export function evaluationsOf(ctx: WorkloadContext): WorkloadEvaluation {
+  const memo = memos.get(ctx);
+  return { podSecurity: memo?.podSecurity?.value, hostAccess: memo?.hostAccess?.value };
+}

@@ -60,7 +60,8 @@ export function namespaceNameError(ns: unknown): string | undefined {
 export class NamespaceResolver {
   /** per file: the namespace every object of the file that sets one sets, when there is exactly one. */
   private readonly fileNamespace = new Map<string, string | undefined>();
-  private readonly fileOf = new Map<object, string>();
+  /** the file of each manifest; undefined when all the manifests are one file. */
+  private readonly fileOf?: Map<object, string>;
 
   /**
    * @param manifests every object under review
@@ -68,17 +69,19 @@ export class NamespaceResolver {
    * @param files the file each manifest comes from (same index); all manifests are one file when omitted
    */
   constructor(manifests: any[], private readonly option?: string, files?: Array<string | undefined>) {
-    const seen = new Map<string, Set<string>>();
+    if (files !== undefined) this.fileOf = new Map();
+    // the one namespace the file's objects set, or null when they set several (built for every review: kept lean)
+    const single = new Map<string, string | null>();
     manifests.forEach((m, i) => {
       const file = files?.[i] ?? '';
-      if (m !== null && typeof m === 'object') this.fileOf.set(m, file);
+      if (this.fileOf !== undefined && m !== null && typeof m === 'object') this.fileOf.set(m, file);
       const ns = ownNamespace(m);
       if (ns === undefined || !isNamespacedKind(m?.kind)) return;
-      let set = seen.get(file);
-      if (!set) seen.set(file, set = new Set());
-      set.add(ns);
+      const seen = single.get(file);
+      if (seen === undefined) single.set(file, ns);
+      else if (seen !== ns) single.set(file, null);
     });
-    for (const [file, set] of seen) this.fileNamespace.set(file, set.size === 1 ? [...set][0] : undefined);
+    for (const [file, ns] of single) this.fileNamespace.set(file, ns ?? undefined);
   }
 
   /** the namespace `m` lands in, and how the review knows it. */
@@ -86,7 +89,7 @@ export class NamespaceResolver {
     const own = ownNamespace(m);
     if (own !== undefined) return { namespace: own, source: 'manifest' };
     if (this.option !== undefined) return { namespace: this.option, source: 'option' };
-    const fromFile = this.fileNamespace.get(this.fileOf.get(m) ?? '');
+    const fromFile = this.fileNamespace.get(this.fileOf?.get(m) ?? '');
     return fromFile === undefined ? {} : { namespace: fromFile, source: 'file' };
   }
 

@@ -65,7 +65,7 @@ interface RbacIndex {
   /** Roles by `<namespace key>/<name>`; the first of a name wins. */
   readonly roles: Map<string, any>;
   /** ClusterRoles by name: the manifests', then the built-in ones the manifests do not redefine. */
-  readonly clusterRoles: Map<string, { manifest: any; builtIn: boolean }>;
+  clusterRoles: ReadonlyMap<string, ClusterRoleEntry>;
   /** ServiceAccounts by `<namespace key>/<name>`. */
   readonly serviceAccounts: Map<string, any>;
   /** Namespaces by name. */
@@ -76,7 +76,15 @@ interface RbacIndex {
   readonly effective: Map<string, { rules: SourcedRule[]; aggregates?: string[] }>;
 }
 
+interface ClusterRoleEntry {
+  readonly manifest: any;
+  readonly builtIn: boolean;
+}
+
 const indexes = new WeakMap<object, RbacIndex>();
+
+/** the built-in ClusterRoles alone: the index of manifests that define no ClusterRole (most agents' own objects) shares it. */
+const BUILT_IN_ONLY: ReadonlyMap<string, ClusterRoleEntry> = new Map(BUILT_IN_CLUSTER_ROLES.map((r) => [r.metadata.name, { manifest: r, builtIn: true }]));
 
 function isRbac(m: any, kind: string): boolean {
   return m !== null && typeof m === 'object' && m.kind === kind && typeof m.apiVersion === 'string' && m.apiVersion.startsWith('rbac.authorization.k8s.io/');
@@ -106,12 +114,13 @@ function buildIndex(all: any[], namespaceOption?: string): RbacIndex {
     bySubject: new Map(),
     subjectNames: new Set(),
     roles: new Map(),
-    clusterRoles: new Map(),
+    clusterRoles: BUILT_IN_ONLY,
     serviceAccounts: new Map(),
     namespaces: new Map(),
     errors: [],
     effective: new Map(),
   };
+  const ownClusterRoles = new Map<string, ClusterRoleEntry>();
   all.forEach((m, order) => {
     if (isRbac(m, 'Role')) {
       const key = `${resolver.keyOf(m)}/${nameOf(m)}`;
@@ -119,7 +128,7 @@ function buildIndex(all: any[], namespaceOption?: string): RbacIndex {
       return;
     }
     if (isRbac(m, 'ClusterRole')) {
-      if (!index.clusterRoles.has(nameOf(m))) index.clusterRoles.set(nameOf(m), { manifest: m, builtIn: false });
+      if (!ownClusterRoles.has(nameOf(m))) ownClusterRoles.set(nameOf(m), { manifest: m, builtIn: false });
       return;
     }
     if (m !== null && typeof m === 'object' && m.apiVersion === 'v1' && m.kind === 'ServiceAccount') {
@@ -157,8 +166,9 @@ function buildIndex(all: any[], namespaceOption?: string): RbacIndex {
       }
     }
   });
-  for (const builtIn of BUILT_IN_CLUSTER_ROLES) {
-    if (!index.clusterRoles.has(builtIn.metadata.name)) index.clusterRoles.set(builtIn.metadata.name, { manifest: builtIn, builtIn: true });
+  if (ownClusterRoles.size > 0) {
+    for (const [name, entry] of BUILT_IN_ONLY) if (!ownClusterRoles.has(name)) ownClusterRoles.set(name, entry);
+    index.clusterRoles = ownClusterRoles;
   }
   return index;
 }

@@ -86,34 +86,15 @@ export class Acknowledgements {
   public static parse(annotations?: { [key: string]: string }): Acknowledgement[] {
     const raw = annotations?.[Acknowledgements.ANNOTATION];
     if (raw === undefined || raw === null) return [];
-    const key = Acknowledgements.ANNOTATION;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(String(raw));
-    } catch (e) {
-      throw new Error(`annotation ${key} is not valid JSON (${(e as Error).message}): write a JSON array of {"rule": "...", "reason": "..."}`);
+    // every review of every synth reads the annotation of every agent: parsed once per text (entries frozen)
+    const cached = typeof raw === 'string' ? PARSED.get(raw) : undefined;
+    if (cached !== undefined) return [...cached];
+    const acks = parseAcknowledgements(raw);
+    if (typeof raw === 'string') {
+      if (PARSED.size >= PARSED_MAX) PARSED.clear();
+      PARSED.set(raw, acks);
     }
-    if (!Array.isArray(parsed)) {
-      throw new Error(`annotation ${key} must be a JSON array of {"rule": "...", "reason": "..."}, got ${short(raw)}`);
-    }
-    return parsed.map((item: any, i: number) => {
-      if (!item || typeof item !== 'object' || Array.isArray(item)) {
-        throw new Error(`annotation ${key}: entry ${i} must be an object {"rule": "...", "reason": "..."}, got ${short(JSON.stringify(item))}`);
-      }
-      if (typeof item.rule !== 'string' || item.rule.trim() === '') {
-        throw new Error(`annotation ${key}: entry ${i} must name the rule it acknowledges ("rule": "NA-..."), got ${short(JSON.stringify(item))}`);
-      }
-      const refusal = Acknowledgements._refusal(item.rule.trim());
-      if (refusal !== undefined) throw new Error(`annotation ${key}: entry ${i}: ${refusal}`);
-      if (typeof item.reason !== 'string' || item.reason.trim() === '') {
-        throw new Error(`annotation ${key}: entry ${i} (rule ${item.rule.trim()}) has no reason: say in one line why the finding is accepted`);
-      }
-      if (item.container !== undefined && (typeof item.container !== 'string' || item.container === '')) {
-        throw new Error(`annotation ${key}: entry ${i} (rule ${item.rule.trim()}): container must be a container name, got ${short(JSON.stringify(item.container))}`);
-      }
-      const ack: Acknowledgement = { rule: item.rule.trim(), reason: item.reason.trim() };
-      return item.container === undefined ? ack : { ...ack, container: item.container };
-    });
+    return [...acks];
   }
 
   /**
@@ -158,3 +139,38 @@ function short(s: unknown): string {
   const text = String(s);
   return text.length > 120 ? `${text.slice(0, 117)}...` : text;
 }
+
+const PARSED = new Map<string, Acknowledgement[]>();
+const PARSED_MAX = 1024;
+
+function parseAcknowledgements(raw: unknown): Acknowledgement[] {
+  const key = Acknowledgements.ANNOTATION;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(String(raw));
+  } catch (e) {
+    throw new Error(`annotation ${key} is not valid JSON (${(e as Error).message}): write a JSON array of {"rule": "...", "reason": "..."}`);
+  }
+  if (!Array.isArray(parsed)) {
+    throw new Error(`annotation ${key} must be a JSON array of {"rule": "...", "reason": "..."}, got ${short(raw)}`);
+  }
+  return parsed.map((item: any, i: number) => {
+    if (!item || typeof item !== 'object' || Array.isArray(item)) {
+      throw new Error(`annotation ${key}: entry ${i} must be an object {"rule": "...", "reason": "..."}, got ${short(JSON.stringify(item))}`);
+    }
+    if (typeof item.rule !== 'string' || item.rule.trim() === '') {
+      throw new Error(`annotation ${key}: entry ${i} must name the rule it acknowledges ("rule": "NA-..."), got ${short(JSON.stringify(item))}`);
+    }
+    const refusal = Acknowledgements._refusal(item.rule.trim());
+    if (refusal !== undefined) throw new Error(`annotation ${key}: entry ${i}: ${refusal}`);
+    if (typeof item.reason !== 'string' || item.reason.trim() === '') {
+      throw new Error(`annotation ${key}: entry ${i} (rule ${item.rule.trim()}) has no reason: say in one line why the finding is accepted`);
+    }
+    if (item.container !== undefined && (typeof item.container !== 'string' || item.container === '')) {
+      throw new Error(`annotation ${key}: entry ${i} (rule ${item.rule.trim()}): container must be a container name, got ${short(JSON.stringify(item.container))}`);
+    }
+    const ack: Acknowledgement = { rule: item.rule.trim(), reason: item.reason.trim() };
+    return Object.freeze(item.container === undefined ? ack : { ...ack, container: item.container });
+  });
+}
+

@@ -3,6 +3,7 @@ import {
 } from './_engine';
 import { renderJson } from './_json';
 import { renderMarkdown } from './_markdown';
+import { WorkloadEvaluation, evaluationsOf } from './_memo';
 import { Finding } from './finding';
 import { ReviewOptions } from './review-options';
 import { ReviewReport } from './review-report';
@@ -102,15 +103,24 @@ export class SecurityReview {
    * expects), the rules rated below the threshold do not run either: a rule's severity is the highest it gives, and
    * only a rule that crashes on a malformed field reports above it.
    *
+   * With `evaluations`, each workload's Pod Security result and host privileges, as the review evaluated them, are
+   * recorded by manifest: the gate reuses them instead of evaluating the same pod again.
+   *
    * @internal
    */
-  public static _openFindings(manifests: any[], options: ReviewOptions, threshold: Severity, wellFormed: boolean): Finding[] {
+  public static _openFindings(
+    manifests: any[], options: ReviewOptions, threshold: Severity, wellFormed: boolean, evaluations?: Map<any, WorkloadEvaluation>,
+  ): Finding[] {
     Severities.rank(threshold);
     const resolved = resolveOptions(options);
     const rules = rulesOf(resolved.packs ?? []).filter((r) => !wellFormed || alwaysBlocks(r.id) || Severities.atLeast(r.severity, threshold));
     const optionAcks = acknowledgementsByWorkload(resolved);
     return contextsOf(manifests, resolved)
-      .flatMap((ctx) => reviewWorkload(ctx, rules, optionAcks, threshold).findings)
+      .flatMap((ctx) => {
+        const findings = reviewWorkload(ctx, rules, optionAcks, threshold).findings;
+        evaluations?.set(ctx.manifest, evaluationsOf(ctx));
+        return findings;
+      })
       .filter((f) => !f.acknowledged);
   }
 

@@ -6,7 +6,7 @@ import { Capability, Cpu, DnsPolicy, HostPathVolumeType, MountPropagation, Perce
 import { acknowledgeAll } from './review-helper';
 import {
   AgentProbe, AgentUpdateStrategy, HostAccessReasons, HostAccessType, HostMount, NodeAgent, NodeAgentProps,
-  NodeRequirement, PodSecurityLevel, SecurityCheck, SecurityReview, Severity, Toleration,
+  NodeRequirement, PodSecurity, PodSecurityLevel, SecurityCheck, SecurityReview, Severity, Toleration,
 } from '../../src';
 import { synthValid } from '../util/k8s-schema';
 
@@ -609,6 +609,26 @@ describe('security review at synth', () => {
       expect(gate).toHaveBeenCalledTimes(agents.length);
     } finally {
       gate.mockRestore();
+    }
+  });
+
+  test('in a synth, each pod is evaluated for Pod Security once: the Namespace label takes the level the review evaluated', () => {
+    const app = Testing.app();
+    const c = new Chart(app, 'agents');
+    new NodeAgent(c, 'logs', { image, namespace: 'shared', hostMounts: [HostMount.readOnly('/var/log', { reason: 'reads the logs' })] });
+    new NodeAgent(c, 'metrics', { image, namespace: 'shared' });
+    const pod = jest.spyOn(PodSecurity, 'evaluate');
+    const workload = jest.spyOn(PodSecurity, 'evaluateWorkload');
+    try {
+      const yaml = app.synthYaml();
+      // the review evaluates each agent's DaemonSet (evaluateWorkload, which evaluates its pod): nothing evaluates a pod again
+      expect(workload).toHaveBeenCalledTimes(2);
+      expect(pod).toHaveBeenCalledTimes(2);
+      // the least strict of the two levels: a hostPath volume (/var/log) is not allowed at baseline
+      expect(yaml).toMatch(/pod-security\.kubernetes\.io\/enforce: privileged/);
+    } finally {
+      pod.mockRestore();
+      workload.mockRestore();
     }
   });
 

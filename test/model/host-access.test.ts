@@ -491,3 +491,18 @@ describe('properties', () => {
     }), { numRuns: 200 });
   });
 });
+
+describe('HostAccessReasons.parse reads each annotation text once', () => {
+  test('a second parse of the same text gives the same reasons, in a list of its own', () => {
+    const annotations = { [HostAccessReasons.ANNOTATION]: HostAccessReasons.format([{ type: HostAccessType.HOST_NETWORK, detail: '', reason: 'CNI' }]) };
+    const first = HostAccessReasons.parse(annotations);
+    first.pop();
+    expect(HostAccessReasons.parse(annotations)).toEqual([{ type: HostAccessType.HOST_NETWORK, detail: '', reason: 'CNI' }]);
+  });
+
+  test('an annotation that fails fails every time', () => {
+    const bad = { [HostAccessReasons.ANNOTATION]: '[{"type": "hostNetwork"}]' };
+    expect(() => HostAccessReasons.parse(bad)).toThrow(/entry 0 must be/);
+    expect(() => HostAccessReasons.parse(bad)).toThrow(/entry 0 must be/);
+  });
+});

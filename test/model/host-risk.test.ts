@@ -559,3 +559,20 @@ describe('properties', () => {
     }));
   });
 });
+
+describe('assessments are computed once per path and mount, and each caller owns what it is given', () => {
+  test('the same path and mount give equal assessments, as separate objects: changing one changes no later one', () => {
+    const first = HostRisk.forPath('/var/run/docker.sock', true);
+    (first as any).risk = 'low';
+    (first as any).attackerGains = 'changed';
+    const second = HostRisk.forPath('/var/run/docker.sock', true);
+    expect(second.risk).toBe(CRITICAL);
+    expect(second.attackerGains).not.toBe('changed');
+    expect(second).not.toBe(first);
+  });
+
+  test('the mode and the hostPath type are part of what is looked up', () => {
+    expect(HostRisk.forPath('/var/lib/kubelet', true).risk).not.toBe(HostRisk.forPath('/var/lib/kubelet', false).risk);
+    expect(HostRisk.forPath('/run/containerd', true, 'Socket')).toEqual(HostRisk.forPath('/run/containerd', true, 'Socket'));
+  });
+});

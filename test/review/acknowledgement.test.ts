@@ -49,3 +49,19 @@ describe('Acknowledgements', () => {
     expect(() => Acknowledgements.format([{ rule: ' ', reason: 'r' }])).toThrow(/acknowledgement must name a rule/);
   });
 });
+
+describe('Acknowledgements.parse reads each annotation text once', () => {
+  const annotations = { [KEY]: JSON.stringify([{ rule: 'NA-PRIORITY-CLASS', reason: 'no priority classes yet' }]) };
+
+  test('a second parse of the same text gives the same acknowledgements, in a list of its own', () => {
+    const first = Acknowledgements.parse(annotations);
+    first.push({ rule: 'NA-RESOURCES', reason: 'added by the caller' });
+    expect(Acknowledgements.parse(annotations)).toEqual([{ rule: 'NA-PRIORITY-CLASS', reason: 'no priority classes yet' }]);
+  });
+
+  test('an annotation that fails fails every time, with the same message', () => {
+    const bad = { [KEY]: '[{"rule": "NA-PRIORITY-CLASS"}]' };
+    expect(() => Acknowledgements.parse(bad)).toThrow(/has no reason/);
+    expect(() => Acknowledgements.parse(bad)).toThrow(/has no reason/);
+  });
+});
