@@ -104,7 +104,8 @@ export class SynthGate {
     const wellFormed = !this.subject.daemonSet.hasPatches;
     // the review evaluates the pod's host privileges and Pod Security level: both are reused below, not evaluated again
     const evaluations = new Map<any, WorkloadEvaluation>();
-    const open = SecurityReview._openFindings(this.subject.renderedObjects(manifest), this.subject.reviewOptions(), threshold, wellFormed, evaluations)
+    const objects = this.subject.renderedObjects(manifest);
+    const open = SecurityReview._openFindings(objects, this.subject.reviewOptions(), threshold, wellFormed, evaluations)
       .filter((f) => f.rule !== HOST_ACCESS_REASON_RULE);
     const evaluated = evaluations.get(manifest);
     const reasonErrors = this.missingReasons(manifest, evaluated?.hostAccess);

@@ -84,7 +84,9 @@ interface ClusterRoleEntry {
 const indexes = new WeakMap<object, RbacIndex>();
 
 /** the built-in ClusterRoles alone: the index of manifests that define no ClusterRole (most agents' own objects) shares it. */
-const BUILT_IN_ONLY: ReadonlyMap<string, ClusterRoleEntry> = new Map(BUILT_IN_CLUSTER_ROLES.map((r) => [r.metadata.name, { manifest: r, builtIn: true }]));
+const BUILT_IN_ONLY: ReadonlyMap<string, ClusterRoleEntry> = new Map(
+  BUILT_IN_CLUSTER_ROLES.map((r) => [r.metadata.name, { manifest: r, builtIn: true }]),
+);
 
 function isRbac(m: any, kind: string): boolean {
   return m !== null && typeof m === 'object' && m.kind === kind && typeof m.apiVersion === 'string' && m.apiVersion.startsWith('rbac.authorization.k8s.io/');
