@@ -1,5 +1,6 @@
 // The shape of src/, as DESIGN.md draws it: no import cycles, each layer importing only the layers below it, files of
 // one concept each (size limits), index.ts re-exports only, and no product wording users never saw.
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -7,7 +8,8 @@ import {
   LayerRules, SourceFile, bannedWording, importCycles, indexFilesWithCode, layerViolations, oversizedFiles, readSources,
 } from './util/architecture';
 
-const SRC = path.join(__dirname, '..', 'src');
+const ROOT = path.join(__dirname, '..');
+const SRC = path.join(ROOT, 'src');
 
 /** DESIGN.md's layers: model → review → agent → presets; cli and plugin beside. */
 const LAYERS: LayerRules = {
@@ -76,6 +78,15 @@ describe('src/ architecture', () => {
 
   test('no "seed", "source document" or "the guide" wording (the deprecated pack aliases aside)', () => {
     expect(bannedWording(sources, BANNED_WORDING, ALLOWED_WORDING)).toEqual([]);
+  });
+
+  test('the docs and the examples use none of that wording either (the deprecated pack aliases aside)', () => {
+    const docs = execFileSync('git', ['ls-files', 'README.md', 'CONTRIBUTING.md', 'RULES.md', 'docs', 'examples'], { cwd: ROOT, encoding: 'utf8' })
+      .split('\n').filter((f) => /\.(md|ts|py|java|go)$/.test(f) && !f.includes('/dist/'));
+    expect(docs.length).toBeGreaterThan(10);
+    const texts = docs.map((file) => ({ file, text: fs.readFileSync(path.join(ROOT, file), 'utf8'), internal: [], external: [] }));
+    const aliases = Object.fromEntries(docs.map((f) => [f, ['SEED_BASELINE', 'seedBaseline', 'seed-baseline']]));
+    expect(bannedWording(texts, BANNED_WORDING, aliases)).toEqual([]);
   });
 
   test('index.ts files only re-export', () => {

@@ -1,11 +1,11 @@
-// Exercises A and B of the DaemonSet guide, for a kind cluster: nginx:1.27-alpine on the nodes labelled
+// Two placement exercises, for a kind cluster: nginx:1.27-alpine on the nodes labelled
 // agent=enabled (A), then the same DaemonSet tolerating the control-plane taint (B). Each is an app of its own
 // (dist/exercise-a/, dist/exercise-b/: the same DaemonSet at two moments): apply A, then B in its place.
 // README.md walks through them with `cdk8s-node-agents coverage` against the inventories in nodes/.
 import * as path from 'node:path';
 import { App } from 'cdk8s';
 import { SecurityCheck } from 'cdk8s-node-agents';
-import { ExerciseAChart, ExerciseBChart } from '../seed/main';
+import { ExerciseAChart, ExerciseBChart } from '../daemonset-basics/main';
 
 /** the two exercises, in the order they are applied. */
 export const EXERCISES = ['exercise-a', 'exercise-b'];

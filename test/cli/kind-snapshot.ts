@@ -8,7 +8,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { Testing } from 'cdk8s';
 import { parse, stringify } from 'yaml';
-import { ExerciseAChart, ExerciseBChart } from '../../examples/seed/main';
+import { ExerciseAChart, ExerciseBChart } from '../../examples/daemonset-basics/main';
 
 export const KIND_DIR = path.join(__dirname, '..', '..', 'examples', 'kind-cluster');
 export const SNAPSHOT_FILE = path.join(KIND_DIR, 'snapshot.yaml');

@@ -4,7 +4,7 @@ import * as path from 'path';
 import { parse } from 'yaml';
 import { daemonSetOf, kindSnapshotYaml, SNAPSHOT_FILE } from './kind-snapshot';
 import { runCli } from './run-cli';
-import { ExerciseBChart } from '../../examples/seed/main';
+import { ExerciseBChart } from '../../examples/daemonset-basics/main';
 import { validateManifest } from '../util/k8s-schema';
 
 const README = fs.readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf-8');

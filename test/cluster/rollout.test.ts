@@ -172,10 +172,10 @@ function agent(strategy: RollingUpdateOptions, tag: string): any[] {
 }
 
 describe('a template change rolls out in the waves RolloutPlan predicts', () => {
-  test('examples/seed 3-rolling-update (maxUnavailable 1) over the kind cluster\'s nodes', async () => {
+  test('examples/daemonset-basics 3-rolling-update (maxUnavailable 1) over the kind cluster\'s nodes', async () => {
     await resetCluster(kube);
     await createNodes(kube, inventoryNodes(path.join(ROOT, 'examples', 'kind-cluster', 'nodes', 'nodes.yaml')));
-    const before = readManifests(path.join(ROOT, 'examples', 'seed', 'dist', '3-rolling-update', '3-rolling-update.k8s.yaml'));
+    const before = readManifests(path.join(ROOT, 'examples', 'daemonset-basics', 'dist', '3-rolling-update', '3-rolling-update.k8s.yaml'));
     // a new version of the app: one pod template annotation more.
     const after = before.map((o) => o.kind !== 'DaemonSet' ? o : {
       ...o, spec: { ...o.spec, template: { ...o.spec.template, metadata: { ...o.spec.template.metadata, annotations: { ...o.spec.template.metadata.annotations, 'example.com/version': '2' } } } },

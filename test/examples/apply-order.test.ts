@@ -3,7 +3,7 @@ import { buildClusterAddonsApp } from '../../examples/cluster-addons/main';
 import { buildKindClusterApp, EXERCISES } from '../../examples/kind-cluster/main';
 import { buildObservabilityApp } from '../../examples/observability/main';
 import { buildReviewApp } from '../../examples/review/main';
-import { buildSeedApp, SECTIONS } from '../../examples/seed/main';
+import { buildBasicsApp, SECTIONS } from '../../examples/daemonset-basics/main';
 import { synthValid } from '../util/k8s-schema';
 
 /**
@@ -17,7 +17,7 @@ const EXAMPLES: Array<[string, (app: App) => void]> = [
   ...EXERCISES.map((e): [string, (app: App) => void] => [`kind-cluster ${e}`, (app) => buildKindClusterApp(app, e)]),
   ['observability', buildObservabilityApp],
   ['review', buildReviewApp],
-  ...SECTIONS.map(([s]): [string, (app: App) => void] => [`seed ${s}`, (app) => buildSeedApp(app, s)]),
+  ...SECTIONS.map(([s]): [string, (app: App) => void] => [`seed ${s}`, (app) => buildBasicsApp(app, s)]),
 ];
 
 describe.each(EXAMPLES)('examples/%s', (_, build) => {

@@ -1,7 +1,8 @@
-// The manifests of the DaemonSet guide (../../../shared/seeds, "DaemonSet 节点级服务"), one app per
-// section (dist/<section>/), each written with cdk8s-node-agents. Every field of the guide's YAML is in the output with
-// the same value; the library adds what production needs (namespace, ServiceAccount, resources,
-// security context), and puts the guide's misplaced `drop: [ALL]` where Kubernetes expects it.
+// The classic DaemonSet manifests (nodeSelector, tolerations, node affinity, RollingUpdate, a least-privilege agent and
+// two placement exercises), one app per section (dist/<section>/), each written with cdk8s-node-agents. Every field of
+// the hand-written YAML they replace is in the output with the same value; the library adds what production needs
+// (namespace, ServiceAccount, resources, security context), and puts a misplaced `drop: [ALL]` (written beside
+// `capabilities` in the securityContext, where Kubernetes has no such field) in `capabilities`, where it takes effect.
 import * as path from 'node:path';
 import { App, Chart } from 'cdk8s';
 import { Capability, HostPathVolumeType, PercentOrAbsolute, TaintEffect } from 'cdk8s-plus-28';
@@ -121,7 +122,7 @@ export class ExerciseBChart extends Chart {
 }
 
 /**
- * The guide's sections. They are alternatives, not parts of one deployment: each writes the same DaemonSet
+ * The sections. They are alternatives, not parts of one deployment: each writes the same DaemonSet
  * (observability/node-agent, or exercises/nginx-agent) the way its section shows, so each is an app of its own, written
  * to dist/<section>/ (applied together, one would replace the other).
  */
@@ -136,7 +137,7 @@ export const SECTIONS: Array<[string, new (scope: Construct, id: string) => Char
 ];
 
 /** builds the app of one section: its chart, and the security review of every workload at synth. */
-export function buildSeedApp(app: App, section: string): void {
+export function buildBasicsApp(app: App, section: string): void {
   const found = SECTIONS.find(([id]) => id === section);
   if (!found) throw new Error(`no section ${section}: use one of ${SECTIONS.map(([id]) => id).join(', ')}`);
   new found[1](app, section);
@@ -147,7 +148,7 @@ export function buildSeedApp(app: App, section: string): void {
 if (require.main === module) {
   for (const [section] of SECTIONS) {
     const app = new App({ outdir: path.join(process.env.CDK8S_OUTDIR ?? 'dist', section) });
-    buildSeedApp(app, section);
+    buildBasicsApp(app, section);
     app.synth();
   }
 }

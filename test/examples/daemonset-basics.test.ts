@@ -1,5 +1,5 @@
 import { Testing } from 'cdk8s';
-import { buildSeedApp } from '../../examples/seed/main';
+import { buildBasicsApp } from '../../examples/daemonset-basics/main';
 import { DaemonSetCoverage } from '../../src';
 import { guideFixture } from '../util/guide';
 import { synthValid } from '../util/k8s-schema';
@@ -11,7 +11,7 @@ import { synthValid } from '../util/k8s-schema';
 
 function daemonSetOf(section: string): any {
   const app = Testing.app();
-  buildSeedApp(app, section);
+  buildBasicsApp(app, section);
   const chart = app.charts.find((c) => c.node.id === section);
   if (!chart) throw new Error(`no chart ${section}`);
   const manifests = synthValid(chart);
