@@ -17,7 +17,7 @@ const EXAMPLES: Array<[string, (app: App) => void]> = [
   ...EXERCISES.map((e): [string, (app: App) => void] => [`kind-cluster ${e}`, (app) => buildKindClusterApp(app, e)]),
   ['observability', buildObservabilityApp],
   ['review', buildReviewApp],
-  ...SECTIONS.map(([s]): [string, (app: App) => void] => [`seed ${s}`, (app) => buildBasicsApp(app, s)]),
+  ...SECTIONS.map(([s]): [string, (app: App) => void] => [`daemonset-basics ${s}`, (app) => buildBasicsApp(app, s)]),
 ];
 
 describe.each(EXAMPLES)('examples/%s', (_, build) => {

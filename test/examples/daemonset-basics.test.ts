@@ -5,7 +5,7 @@ import { guideFixture } from '../util/guide';
 import { synthValid } from '../util/k8s-schema';
 
 /**
- * The seed example must reproduce every manifest of the source document: each field of the document's
+ * The daemonset-basics example must reproduce every manifest of the source document: each field of the document's
  * YAML (copied verbatim into fixtures/) appears in the synthesized DaemonSet with the same value.
  */
 
