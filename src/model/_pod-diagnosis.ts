@@ -96,7 +96,12 @@ export function diagnosePod(pod: any, node: any, allEvents: any[]): PodDiagnosis
     const w = pulling.status.state.waiting;
     const pullFailure = events.find((e) => e.reason === 'Failed' && e.message.startsWith('Failed to pull image'))
       ?? events.find((e) => e.type === 'Warning' && (e.reason === 'Failed' || e.reason === 'ErrImageNeverPull' || e.reason === 'InspectFailed'));
-    const error = pullFailure && pullFailure.message !== str(w.message) ? `; the kubelet reports: ${pullFailure.message}${eventSuffix(pullFailure)}` : '';
+    // since Kubernetes 1.32 (kubernetes/kubernetes#127918) the kubelet's ImagePullBackOff message carries the last pull
+    // error (`Back-off pulling image "x": ErrImagePull: <error>`, pkg/kubelet/images/image_manager.go): the Failed
+    // event would only repeat it
+    const pullError = pullFailure?.message.replace(/^Failed to pull image "[^"]*": /, '');
+    const repeated = pullFailure !== undefined && (pullFailure.message === str(w.message) || (pullError !== '' && str(w.message).includes(pullError!)));
+    const error = pullFailure && !repeated ? `; the kubelet reports: ${pullFailure.message}${eventSuffix(pullFailure)}` : '';
     return {
       state: DaemonSetNodeState.IMAGE_PULL,
       reason: str(w.reason),

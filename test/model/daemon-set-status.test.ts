@@ -183,10 +183,10 @@ describe('creating', () => {
   ];
 
   test.each([
-    // pkg/volume/hostpath/host_path.go, up to 1.32: checkTypeInternal
+    // pkg/volume/hostpath/host_path.go checkTypeInternal, as in v1.34.1 and earlier
     ['hostPath type check failed: /var/log/journal is not a directory'],
-    // pkg/volume/hostpath/host_path.go, later: typeMatchedOrError
-    ["hostPath /var/log/journal doesn't exist"],
+    // v1.37.2: typeMatchedOrError, with pkg/volume/util/hostutil/hostutil.go getFileType's error for a missing path
+    ['hostPath type check failed, /var/log/journal is not a directory, unable to determine its type: path "/var/log/journal" does not exist'],
   ])('FailedMount of a hostPath of type Directory that is missing on the node (%s)', (error) => {
     const ds = daemonSet({ hostPath: '/var/log/journal', status: { numberReady: 1, numberAvailable: 1 } });
     const p = pod('kind-worker2', { hostPath: '/var/log/journal', phase: 'Pending', conditions: notReadyConditions, containerStatus: containerCreating });
@@ -256,6 +256,8 @@ describe('a rollout to a new image', () => {
     const w1 = stateOf(r, 'kind-worker');
     expect(w1).toMatchObject({ state: 'image-pull', reason: 'ErrImagePull', stuck: true, podName: 'node-agent-q2w9z' });
     expect(w1.message).toContain(`container agent cannot pull image ${NEW_IMAGE}: ${pullError}`);
+    // the waiting message is the pull error itself: the kubelet's Failed event is not repeated after it
+    expect(w1.message).not.toContain('the kubelet reports');
     const w2 = stateOf(r, 'kind-worker2');
     expect(w2).toMatchObject({ state: 'outdated', reason: 'OutdatedRevision' });
     expect(w2.message).toBe(`pod node-agent-x7k2p runs revision 1 (${HASH_V1}); the DaemonSet's current one is revision 2 (${HASH_V2}). ` +
@@ -276,6 +278,17 @@ describe('a rollout to a new image', () => {
     const w1 = stateOf(r, 'kind-worker');
     expect(w1).toMatchObject({ state: 'image-pull', reason: 'ImagePullBackOff' });
     expect(w1.message).toContain(`Back-off pulling image "${NEW_IMAGE}"; the kubelet reports: Failed to pull image "${NEW_IMAGE}": ${pullError} (×4, last 2025-06-02T09:08:10Z)`);
+  });
+
+  test('ImagePullBackOff since 1.32: the waiting message carries the pull error, so the Failed event is not repeated', () => {
+    // pkg/kubelet/images/image_manager.go (v1.34.1, v1.37.2): "Back-off pulling image %q" + ": " + "<ErrImagePull>: <error>"
+    const waitingMessage = `Back-off pulling image "${NEW_IMAGE}": ErrImagePull: ${pullError}`;
+    const r = rollout({ reason: 'ImagePullBackOff', message: waitingMessage }, (p) => [
+      event(p, { reason: 'Failed', message: `Failed to pull image "${NEW_IMAGE}": ${pullError}`, count: 4, last: '2025-06-02T09:08:10Z', fieldPath: 'spec.containers{agent}' }),
+      event(p, { reason: 'Failed', message: 'Error: ImagePullBackOff', count: 22, last: '2025-06-02T09:09:55Z', fieldPath: 'spec.containers{agent}' }),
+    ]);
+    expect(stateOf(r, 'kind-worker').message).toBe(`pod node-agent-q2w9z: container agent cannot pull image ${NEW_IMAGE}: ${waitingMessage}; ` +
+      'check the image name and tag and the pull secret (imagePullSecrets) for the registry');
   });
 });
 

@@ -11,7 +11,8 @@
 //   framework/preemption/preemption.go ("preemption: 0/3 nodes are available: ... Preemption is not helpful
 //   for scheduling.", "No preemption victims found for incoming pod")
 // - kubelet volumes: pkg/volume/hostpath/host_path.go (checkType: "hostPath type check failed: %s is not a
-//   directory"; newer releases: "hostPath %s doesn't exist"), pkg/volume/util/operationexecutor/operation_executor.go
+//   directory" up to v1.34; v1.37: "hostPath type check failed, %s is not a directory, unable to determine its type:
+//   path %q does not exist"), pkg/volume/util/operationexecutor/operation_executor.go
 //   (generateVolumeMsg: `MountVolume.SetUp failed for volume "varlog" : <err>`), pkg/kubelet/events/event.go
 //   (FailedMount)
 // - kubelet images: pkg/kubelet/images/image_manager.go ("Failed to pull image %q: %v", "Back-off pulling image %q"),
