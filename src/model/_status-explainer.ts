@@ -279,13 +279,23 @@ export class Explainer {
     const plan = this.plan;
     const stateOf = new Map(nodes.map((n) => [n.nodeName, n]));
     let updated = 0;
+    // pods of the current revision not yet available; nodes with only an old pod (what the rollout replaces, in waves);
+    // nodes with no pod at all (which the controller creates at once, outside the rollout's budget)
+    let pending = 0;
+    let toReplace = 0;
+    let noPod = 0;
     for (const v of this.views) {
-      if (v.placement.shouldRun && v.newPod && isPodAvailable(v.newPod, this.minReadySeconds, this.now)) updated++;
+      if (!v.placement.shouldRun) continue;
+      if (v.newPod && isPodAvailable(v.newPod, this.minReadySeconds, this.now)) updated++;
+      else if (v.newPod) pending++;
+      else if (v.oldPod) toReplace++;
+      else noPod++;
     }
     const desired = plan.nodeCount;
     const batch = Math.max(plan.maxUnavailable, plan.maxSurge);
     const rolling = plan.strategy === DaemonSetUpdateStrategyType.ROLLING_UPDATE;
-    const wavesLeft = rolling && batch > 0 ? Math.ceil(Math.max(0, desired - updated) / batch) : 0;
+    // waves are replacements: with no old pod left, what remains is pods being created or becoming available
+    const wavesLeft = rolling && batch > 0 && toReplace > 0 ? Math.ceil(Math.max(0, desired - updated) / batch) : 0;
 
     let blockedBy: string[] = [];
     let budgetText = '';
@@ -342,8 +352,13 @@ export class Explainer {
       const waiting = nodes.filter((n) => n.state === DaemonSetNodeState.OUTDATED).length;
       message = `OnDelete: ${updated} of ${desired} nodes updated; ${waiting === 0 ? 'no pod waits' : `${waiting} node${waiting === 1 ? '' : 's'} keep the old pod until it is deleted by hand`}`;
     } else {
-      message = `RollingUpdate (${budgetText || `maxUnavailable ${plan.maxUnavailable}, maxSurge ${plan.maxSurge}`}): ${updated} of ${desired} nodes updated, ` +
-        `${wavesLeft} wave${wavesLeft === 1 ? '' : 's'} left`;
+      const besides = [
+        noPod > 0 ? `${noPod} node${noPod === 1 ? ' has' : 's have'} no pod` : '',
+        pending > 0 ? `${pending} pod${pending === 1 ? '' : 's'} of the current revision not yet available` : '',
+      ].filter((x) => x !== '').join(', ');
+      const progress = toReplace === 0 && besides !== '' ? `no old pod left to replace; ${besides}` : `${wavesLeft} wave${wavesLeft === 1 ? '' : 's'} left`;
+      message = `RollingUpdate (${budgetText || `maxUnavailable ${plan.maxUnavailable}, maxSurge ${plan.maxSurge}`}): ${updated} of ${desired} nodes updated and available, ` +
+        progress;
       if (blocked) {
         message += `; blocked by ${blockedBy.map((n) => `${n} (${stateOf.get(n)?.state})`).join(', ')}: no further pod is replaced until ` +
           `${blockedBy.length === 1 ? 'its pod becomes' : 'their pods become'} available or ${blockedBy.length === 1 ? 'is' : 'are'} fixed`;

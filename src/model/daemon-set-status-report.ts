@@ -131,7 +131,8 @@ export interface DaemonSetRolloutStatus {
   readonly updated: number;
   /**
    * The batches still to go until every node is done: ceil((desired - updated) / max(maxUnavailable, maxSurge)),
-   * counting the batch in flight. 0 for OnDelete, where nothing happens until pods are deleted by hand.
+   * counting the batch in flight. 0 once no node keeps a pod of an older revision (what remains, pods being created or
+   * becoming available, is not replacements), and 0 for OnDelete, where nothing happens until pods are deleted by hand.
    */
   readonly wavesLeft: number;
   /**

@@ -71,7 +71,7 @@ describe('status --from: JSON and YAML snapshots', () => {
       '  kind-control-plane   excluded     Taint              taint node-role.kubernetes.io/control-plane:NoSchedule is not tolerated;');
     expect(r.stdout).toContain('\n  kind-worker2         outdated     OutdatedRevision   pod node-agent-x7k2p runs revision 1 (7c9d5f8b6); ' +
       "the DaemonSet's current one is revision 2 (5d4b8c7f9). It waits: the rollout is blocked by kind-worker.\n");
-    expect(r.stdout).toContain('  rollout: RollingUpdate (maxUnavailable 1, 1 unavailable now): 0 of 2 nodes updated, 2 waves left; blocked by kind-worker (image-pull)');
+    expect(r.stdout).toContain('  rollout: RollingUpdate (maxUnavailable 1, 1 unavailable now): 0 of 2 nodes updated and available, 2 waves left; blocked by kind-worker (image-pull)');
   });
 
   test('-n and NAME narrow the report; a healthy DaemonSet alone exits 0', async () => {

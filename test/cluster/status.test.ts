@@ -489,7 +489,7 @@ test('every state on the kind cluster: live equals the snapshot equals the expec
   const log = expectDaemonSet(all, 'logging', 'log-collector', {
     counts: { desired: 2, current: 2, ready: 1, upToDate: 2, available: 1 },
     nodes: [taint, [W1, 'healthy', 'Available'], [W2, 'creating', 'FailedMount']],
-    rollout: { updated: 1, wavesLeft: 1, blocked: false },
+    rollout: { updated: 1, wavesLeft: 0, blocked: false },
   });
   expect(log[W2].message).toMatch(new RegExp(`^pod ${log2.metadata.name} is stuck before its containers start: ${escape(mountError)} \\(×9, last \\S+\\) ` +
     escape('(volume journal is hostPath /var/log/journal of type Directory: it must already exist as that type on node kind-worker2; create it there, or keep the agent off nodes without it)') + '$'));
@@ -498,7 +498,7 @@ test('every state on the kind cluster: live equals the snapshot equals the expec
   const mon = expectDaemonSet(all, 'monitoring', 'node-monitor', {
     counts: { desired: 2, current: 2, ready: 0, upToDate: 2, available: 0 },
     nodes: [taint, [W1, 'crash-loop', 'CrashLoopBackOff'], [W2, 'not-ready', 'Unhealthy']],
-    rollout: { updated: 0, wavesLeft: 2, blocked: false },
+    rollout: { updated: 0, wavesLeft: 0, blocked: false },
   });
   const mon1Live = await fresh(mon1);
   expect(mon[W1].message).toBe(`pod ${mon1.metadata.name}: container agent restarted 7 times; last exit code 137 (OOMKilled); the container was killed for memory: its limit is 64Mi; ` +
@@ -509,7 +509,7 @@ test('every state on the kind cluster: live equals the snapshot equals the expec
   const met = expectDaemonSet(all, 'metrics', 'metrics-agent', {
     counts: { desired: 2, current: 2, ready: 1, upToDate: 2, available: 1 },
     nodes: [taint, [W1, 'healthy', 'Available'], [W2, 'pending', 'Unschedulable']],
-    rollout: { updated: 1, wavesLeft: 1, blocked: false },
+    rollout: { updated: 1, wavesLeft: 0, blocked: false },
   });
   expect(met[W2].message).toBe(`pod ${met2.metadata.name} is not scheduled: ${hostPortsUnschedulableMessage(3)} (host port 9100/TCP is taken on the node by another pod)`);
 
@@ -524,13 +524,13 @@ test('every state on the kind cluster: live equals the snapshot equals the expec
     'check the image name and tag and the pull secret (imagePullSecrets) for the registry');
   const keptPod = replaced === W1 ? sec2 : sec1;
   expect(sec[kept].message).toBe(`pod ${keptPod.metadata.name} runs revision 1 (${oldHash}); the DaemonSet's current one is revision 2 (${newHash}). It waits: the rollout is blocked by ${replaced}.`);
-  expect(all.text).toContain(`rollout: RollingUpdate (maxUnavailable 1, 1 unavailable now): 0 of 2 nodes updated, 2 waves left; blocked by ${replaced} (image-pull): no further pod is replaced until its pod becomes available or is fixed`);
+  expect(all.text).toContain(`rollout: RollingUpdate (maxUnavailable 1, 1 unavailable now): 0 of 2 nodes updated and available, 2 waves left; blocked by ${replaced} (image-pull): no further pod is replaced until its pod becomes available or is fixed`);
 
   // not-available: Ready, but not for the hour of minReadySeconds
   const aud = expectDaemonSet(all, 'audit', 'audit-agent', {
     counts: { desired: 2, current: 2, ready: 2, upToDate: 2, available: 0 },
     nodes: [taint, [W1, 'not-available', 'MinReadySeconds'], [W2, 'not-available', 'MinReadySeconds']],
-    rollout: { updated: 0, wavesLeft: 2, blocked: false },
+    rollout: { updated: 0, wavesLeft: 0, blocked: false },
   });
   const readySince = (await fresh(aud1)).status.conditions.find((c: any) => c.type === 'Ready').lastTransitionTime;
   expect(aud[W1].message).toBe(`pod ${aud1.metadata.name} is ready but not yet for minReadySeconds 3600; ready since ${readySince}, available from ${rfc3339(Date.parse(readySince) + 3600_000)}`);
@@ -539,7 +539,7 @@ test('every state on the kind cluster: live equals the snapshot equals the expec
   const tm = expectDaemonSet(all, 'team-a', 'file-shipper', {
     counts: { desired: 2, current: 0, ready: 0, upToDate: 0, available: 0 },
     nodes: [taint, [W1, 'missing', 'FailedCreate'], [W2, 'missing', 'FailedCreate']],
-    rollout: { updated: 0, wavesLeft: 2, blocked: false },
+    rollout: { updated: 0, wavesLeft: 0, blocked: false },
   });
   expect(tm[W1].message).toMatch(/^no pod on this node; the DaemonSet controller reports: (\(combined from similar events\): )?Error creating: pods "file-shipper-[a-z0-9]{5}" is forbidden: violates PodSecurity "baseline:latest": hostPath volumes \(volume "[a-z0-9-]+"\)( \(×\d+, last \S+\)| \(last \S+\))$/);
 
@@ -598,7 +598,7 @@ test('the README\'s scenario for real: exercise B over exercise A, caught half w
   expect(halfNodes[kept].message).toBe(`pod ${keptPod.metadata.name} runs revision 1 (${oldHash}); the DaemonSet's current one is revision 2 (${newHash}). The RollingUpdate replaces it in turn.`);
   expect(half.text).toContain(`READY 2 < CURRENT 3: ${replaced} (creating)`);
   expect(half.text).toContain(`UP-TO-DATE 2 < DESIRED 3: ${kept} (outdated)`);
-  expect(half.text).toContain('rollout: RollingUpdate (maxUnavailable 1, 1 unavailable now): 1 of 3 nodes updated, 2 waves left');
+  expect(half.text).toContain('rollout: RollingUpdate (maxUnavailable 1, 1 unavailable now): 1 of 3 nodes updated and available, 2 waves left');
 
   // the new pod starts; the controller replaces the last old pod; all three healthy on revision 2: exit 0
   await healthy(creating);

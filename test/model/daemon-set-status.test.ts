@@ -87,6 +87,9 @@ describe('missing', () => {
       'violates PodSecurity "baseline:latest": hostPath volumes (volume "varlog") (×14, last 2025-06-02T09:06:40Z)');
     expect(r.shortfalls).toContain('CURRENT 1 < DESIRED 2: kind-worker2 (missing)');
     expect(r.complete).toBe(false);
+    // a missing pod is created outside the rollout's budget: no wave of replacements is left
+    expect(r.rollout).toMatchObject({ updated: 1, wavesLeft: 0 });
+    expect(r.rollout.message).toBe('RollingUpdate (maxUnavailable 1, 1 unavailable now): 1 of 2 nodes updated and available, no old pod left to replace; 1 node has no pod');
   });
 
   test('no pod and no event: the controller has not created it yet (not stuck)', () => {
@@ -347,6 +350,10 @@ describe('not-ready', () => {
     const ds = daemonSet({ status: { numberReady: 1, numberAvailable: 1 } });
     const r = explain(ds, { controllerRevisions: [revision(1, HASH_V1)], pods: [pod('kind-worker'), pod('kind-worker2', { ready: false })] });
     expect(stateOf(r, 'kind-worker2')).toMatchObject({ state: 'not-ready', reason: 'ContainersNotReady', stuck: false });
+    // both pods run the current revision: nothing is left to replace, one pod has yet to become available
+    expect(r.rollout).toMatchObject({ updated: 1, wavesLeft: 0, blocked: false });
+    expect(r.rollout.message).toBe('RollingUpdate (maxUnavailable 1, 1 unavailable now): 1 of 2 nodes updated and available, no old pod left to replace; ' +
+      '1 pod of the current revision not yet available');
   });
 });
 
