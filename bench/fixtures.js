@@ -1,6 +1,6 @@
 'use strict';
-// Deterministic inputs for the benchmarks: the agent every synth case builds (the guide's section 4.2
-// least-privilege agent, with tolerations and a node selector), its cdk8s-plus-28 twin, a node inventory
+// Deterministic inputs for the benchmarks: the agent every synth case builds (the least-privilege agent of
+// examples/daemonset-basics, with tolerations and a node selector), its cdk8s-plus-28 twin, a node inventory
 // and a set of third-party workloads.
 const { prng } = require('./common');
 
@@ -15,8 +15,8 @@ function agentNamespace(i) {
 }
 
 /**
- * Props of the i-th NodeAgent: section 4.2 of the guide (NET_ADMIN and SYS_PTRACE with reasons, /var/log
- * read-only and typed), tolerating control-plane and GPU nodes, selecting amd64 nodes.
+ * Props of the i-th NodeAgent: the least-privilege agent of examples/daemonset-basics (NET_ADMIN and SYS_PTRACE with
+ * reasons, /var/log read-only and typed), tolerating control-plane and GPU nodes, selecting amd64 nodes.
  * `namespace: undefined` leaves it to the chart (the fleet case).
  */
 function agentProps(lib, plus, i, namespace) {

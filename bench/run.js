@@ -205,7 +205,7 @@ function prepare() {
   log('preparing inputs (NodeAgent manifests, node inventory, workloads) in bench/.cache');
   inputs = runWorker('prepare.js', { sizes: CONFIG.sizes, nodes: CONFIG.nodes, daemonSets: CONFIG.coverageDaemonSets, workloads: CONFIG.workloads }, []);
   notes.push(
-    'synth: agents are the guide\'s 4.2 least-privilege agent (NET_ADMIN + SYS_PTRACE with reasons, /var/log read-only, 2 tolerations, nodeSelector) in 4 namespaces; raw and yaml hold exactly the objects NodeAgent rendered (checked byte for byte)',
+    'synth: agents are the least-privilege agent of examples/daemonset-basics (4-2-least-privilege: NET_ADMIN + SYS_PTRACE with reasons, /var/log read-only, 2 tolerations, nodeSelector) in 4 namespaces; raw-checked adds SecurityCheck.apply(app), the same review; raw and yaml hold exactly the objects NodeAgent rendered (checked byte for byte)',
     'cdk8s-plus-28 variant: nodeSelector as required node affinity, plus its own defaults (selector label, resources it injects are overridden where it allows)',
     `coverage: ${inputs.nodes.count} nodes (${inputs.nodes.tainted} tainted, ${inputs.nodes.cordoned} cordoned, 3 control-plane), 10 status.images each (kubectl lists up to 50), ${(inputs.nodes.yamlBytes / 1048576).toFixed(1)} MB of YAML`,
     `review: ${inputs.workloads.count} workloads (Deployments, StatefulSets, DaemonSets, Jobs, CronJobs, Pods), ${(inputs.workloads.yamlBytes / 1048576).toFixed(1)} MB of YAML`,
