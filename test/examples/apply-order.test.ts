@@ -1,9 +1,9 @@
 import { App, Testing } from 'cdk8s';
 import { buildClusterAddonsApp } from '../../examples/cluster-addons/main';
+import { buildBasicsApp, SECTIONS } from '../../examples/daemonset-basics/main';
 import { buildKindClusterApp, EXERCISES } from '../../examples/kind-cluster/main';
 import { buildObservabilityApp } from '../../examples/observability/main';
 import { buildReviewApp } from '../../examples/review/main';
-import { buildBasicsApp, SECTIONS } from '../../examples/daemonset-basics/main';
 import { synthValid } from '../util/k8s-schema';
 
 /**
