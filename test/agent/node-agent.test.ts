@@ -972,6 +972,14 @@ describe('rules the API server enforces, no stricter', () => {
     expect(() => synthValid(c)).toThrow(/\[test\/node-agent\] security review: \[high\] NA-API-REJECTED: .*container "agent": sets privileged: true beside allowPrivilegeEscalation: false.*; the API server rejects this/);
   });
 
+  test('a JSON patch that takes the selector\'s label off the pod template fails synth, as the API server refuses it', () => {
+    const c = chart();
+    const agent = new NodeAgent(c, 'node-agent', { image });
+    expect(() => synthValid(c)).not.toThrow();
+    agent.daemonSet.addJsonPatch(JsonPatch.remove('/spec/template/metadata/labels/app.kubernetes.io~1name'));
+    expect(() => synthValid(c)).toThrow(/\[test\/node-agent\] security review: \[high\] NA-API-REJECTED: .*spec\.selector does not match the pod template's labels: the template fails app\.kubernetes\.io\/name=node-agent.*; the API server rejects this/);
+  });
+
   test('two containers on one hostPort fail; the same port over another protocol does not', () => {
     const sidecar = (p: any) => ({ name: 'exporter', image, ports: [p] });
     expect(() => synth({ ports: [port('metrics', 9100, 9100)], sidecars: [sidecar(port('exporter', 9200, 9100))] }, ['PSS-BASELINE-hostPorts', 'NA-HOST-ACCESS-REASON']))

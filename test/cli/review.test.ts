@@ -221,6 +221,25 @@ describe('review: the API server\'s rules, on plain YAML', () => {
     expect(finding.acknowledged).toBe(false);
     expect(finding.message).toMatch(/sets privileged: true beside allowPrivilegeEscalation: false/);
   });
+
+  test('a selector that does not match the pod template\'s labels, or none at all, is reported: the API server rejects both', async () => {
+    const t = tempFiles();
+    const mismatched = ds('mismatched');
+    mismatched.spec.template.metadata.labels = { 'app.kubernetes.io/name': 'mismatched' };
+    const missing = ds('missing');
+    delete missing.spec.selector;
+    const file = t.write('selectors.yaml', yamlStream(mismatched, missing, ds('fine')));
+    const r = await runCli('review', '--json', file);
+    expect(r.code).toBe(2);
+    const rejected = JSON.parse(r.stdout).workloads.map((w: any) => w.findings.filter((f: any) => f.rule === 'NA-API-REJECTED').map((f: any) => [f.severity, f.field, f.message]));
+    expect(rejected).toEqual([
+      [['high', 'spec.template.metadata.labels', 'DaemonSet observability/mismatched: spec.selector does not match the pod template\'s labels: the template fails ' +
+        'app=mismatched (it has app.kubernetes.io/name=mismatched); the API server rejects this (spec.template.metadata.labels)']],
+      [['high', 'spec.selector', 'DaemonSet observability/missing: has no spec.selector, which an apps/v1 DaemonSet requires (matching its pod template\'s labels); ' +
+        'the API server rejects this (spec.selector)']],
+      [],
+    ]);
+  });
 });
 
 describe('review: options', () => {

@@ -7,7 +7,7 @@ import { MountPropagation } from 'cdk8s-plus-28';
 import { parseAllDocuments } from 'yaml';
 import { applyAll, resetCluster } from './cluster';
 import { Kube } from './kube';
-import { HostMount, NodeAgent, NodeAgentProps } from '../../src';
+import { HostMount, NodeAgent, NodeAgentProps, SecurityReview } from '../../src';
 
 const kube = Kube.fromKubeconfig();
 const image = 'registry.example.com/node-agent:1.2.0';
@@ -107,6 +107,14 @@ const CASES: Case[] = [
     },
     server: { field: 'spec.template.spec.containers[0].volumeMounts.mountPropagation', message: 'Forbidden: Bidirectional mount propagation is available only to privileged containers' },
   },
+  {
+    name: 'a pod template without the label the selector requires',
+    valid: {},
+    invalid: { props: {}, patch: (agent) => agent.daemonSet.addJsonPatch(JsonPatch.remove('/spec/template/metadata/labels/app.kubernetes.io~1name')) },
+    libraryError: /NA-API-REJECTED: .*spec\.selector does not match the pod template's labels: the template fails app\.kubernetes\.io\/name=agent/,
+    force: (ds) => { delete ds.spec.template.metadata.labels['app.kubernetes.io/name']; },
+    server: { field: 'spec.template.metadata.labels', message: '`selector` does not match template `labels`' },
+  },
 ];
 
 describe.each(CASES.map((c) => [c.name, c]))('%s', (_name, c) => {
@@ -143,4 +151,51 @@ const ACCEPTED: [string, Partial<NodeAgentProps>][] = [
 test.each(ACCEPTED)('the server and the library both accept %s', async (_name, props) => {
   const ds = daemonSetOf(synth(props));
   expect(await serverSays(ds)).toEqual({ status: 201, causes: [] });
+});
+
+/**
+ * The selector rules on plain manifests, as `review` reads a chart: for each apps/v1 controller the review reports
+ * NA-API-REJECTED exactly when the API server refuses the object, and on a field the server names.
+ */
+describe('the selector of apps/v1 controllers: the review and the API server agree', () => {
+  const controller = (kind: string, selector: any, labels: any = { app: 'agent' }) => ({
+    apiVersion: 'apps/v1',
+    kind,
+    metadata: { name: `selector-${kind.toLowerCase()}`, namespace: NAMESPACE },
+    spec: {
+      ...(selector === undefined ? {} : { selector }),
+      ...(kind === 'StatefulSet' ? { serviceName: 'agent' } : {}),
+      template: { metadata: { labels }, spec: { containers: [{ name: 'agent', image }] } },
+    },
+  });
+  const SELECTORS: [string, any, any][] = [
+    ['a matching selector', { matchLabels: { app: 'agent' } }, { app: 'agent', tier: 'node' }],
+    ['a matching expression', { matchExpressions: [{ key: 'app', operator: 'In', values: ['agent', 'collector'] }] }, { app: 'agent' }],
+    ['no selector', undefined, { app: 'agent' }],
+    ['an empty selector', {}, { app: 'agent' }],
+    ['a selector the template does not match', { matchLabels: { app: 'agent' } }, { 'app.kubernetes.io/name': 'agent' }],
+    ['an expression the template does not match', { matchExpressions: [{ key: 'app', operator: 'NotIn', values: ['agent'] }] }, { app: 'agent' }],
+    ['an unknown operator', { matchExpressions: [{ key: 'app', operator: 'in', values: ['agent'] }] }, { app: 'agent' }],
+    ['Exists with values', { matchExpressions: [{ key: 'app', operator: 'Exists', values: ['agent'] }] }, { app: 'agent' }],
+    ['an invalid label key', { matchLabels: { 'app=agent': 'x' } }, { app: 'agent' }],
+  ];
+  const cases = ['DaemonSet', 'Deployment', 'ReplicaSet', 'StatefulSet'].flatMap((kind) => SELECTORS.map(([name, selector, labels]) => [kind, name, selector, labels]));
+
+  test.each(cases)('%s with %s', async (kind, _name, selector, labels) => {
+    const manifest = controller(kind, selector, labels);
+    const review = SecurityReview.review([manifest]);
+    const rejected = review.workloads[0].findings.filter((f) => f.rule === 'NA-API-REJECTED').map((f) => f.field);
+    const answer = await serverSays(manifest);
+    if (rejected.length === 0) {
+      expect(answer).toEqual({ status: 201, causes: [] });
+    } else {
+      expect(answer.status).toBe(422);
+      expect(rejected).toHaveLength(1);
+      // the server names the selector itself or a field inside it (matchLabels, matchExpressions[i].operator...); for a
+      // DaemonSet without a selector it names the template's labels (a missing selector matches none), the review names
+      // the selector, where the fix goes
+      const serverField = kind === 'DaemonSet' && selector === undefined ? 'spec.template.metadata.labels' : rejected[0];
+      expect(answer.causes.filter((c) => c.field === serverField || c.field.startsWith(`${serverField}.`))).not.toEqual([]);
+    }
+  });
 });

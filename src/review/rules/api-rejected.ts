@@ -1,5 +1,6 @@
 import { PodSpecValidation } from '../../model';
 import { removedApi } from '../../model/_removed-apis';
+import { selectorViolations } from '../../model/_workload-selector';
 import { podField } from '../_workload';
 import { IReviewRule, RuleViolation, WorkloadContext } from '../review-rule';
 import { Severity } from '../severity';
@@ -9,7 +10,8 @@ import { Severity } from '../severity';
  * (host port conflicts, hostPort on the host network, Bidirectional propagation outside privileged containers,
  * allowPrivilegeEscalation: false beside privileged or CAP_SYS_ADMIN, Windows HostProcess pods that mix containers or
  * lack hostNetwork, Linux settings on a `spec.os.name: windows` pod and windowsOptions on a linux one, Lt/Gt toleration
- * values), and the workload is written in an API version a current API server serves.
+ * values), the selector of an apps/v1 controller is present, valid, not empty and matches its pod template's labels, and
+ * the workload is written in an API version a current API server serves.
  *
  * The engine runs it on every review, whatever the packs: a manifest the API server rejects is reported on any YAML, and
  * its findings cannot be acknowledged. A NodeAgent fails its synth on them whatever its `reviewFailOn`.
@@ -23,8 +25,9 @@ export class ApiRejectedRule implements IReviewRule {
     'not privileged, allowPrivilegeEscalation: false beside privileged: true or CAP_SYS_ADMIN, a Windows HostProcess pod whose containers ' +
     'are not all HostProcess containers or that lacks hostNetwork, Linux settings (runAsUser, seccomp, capabilities, ' +
     'allowPrivilegeEscalation, readOnlyRootFilesystem...) on a pod that sets spec.os.name: windows, a Lt/Gt toleration whose value is ' +
-    'not a decimal integer; and workloads written in an API version no API server serves any more (extensions/v1beta1, apps/v1beta1 ' +
-    'and apps/v1beta2 since 1.16, batch/v1beta1 CronJobs since 1.25). kubectl apply fails on them, often ' +
+    'not a decimal integer; an apps/v1 DaemonSet, Deployment, ReplicaSet or StatefulSet whose spec.selector is missing, invalid, ' +
+    'empty or does not match its pod template\'s labels; and workloads written in an API version no API server serves any more ' +
+    '(extensions/v1beta1, apps/v1beta1 and apps/v1beta2 since 1.16, batch/v1beta1 CronJobs since 1.25). kubectl apply fails on them, often ' +
     'half-way through a release. The rule always runs and cannot be acknowledged: the fix is to the manifest.';
   public readonly fix = 'change the manifest as each finding says; the API server rejects it as it is';
 
@@ -38,7 +41,8 @@ export class ApiRejectedRule implements IReviewRule {
       field: 'apiVersion',
       fix: `write apiVersion: ${removed.replacement} (spec.selector is then required and immutable, and must match the template's labels)`,
     }];
-    return [...api, ...PodSpecValidation.check(workload.podSpec).map((v) => ({
+    const selector: RuleViolation[] = selectorViolations(workload.manifest).map((v) => ({ ...v, message: `${v.message}; the API server rejects this` }));
+    return [...api, ...selector, ...PodSpecValidation.check(workload.podSpec).map((v) => ({
       message: `${v.message}; the API server rejects this`,
       container: v.container,
       field: podField(workload, v.field),
