@@ -293,6 +293,16 @@ describe('coverage: errors (exit 2, one line naming the file)', () => {
     const r = await runCli('coverage', '--nodes', t.write('n.yaml', nodeList(NODES)), file);
     expectOneErrorLine(r, 2, new RegExp(`^error: ${escape(file)}:${line}: document 1, items\\[1\\] \\(DaemonSet obs/bad\\): maxSurge 1 may not be set when maxUnavailable is non-zero`));
   });
+
+  test('a DaemonSet whose selector its pod template does not match is rejected, not placed', async () => {
+    const t = tempFiles();
+    const bad = dsObj('bad', {}, { namespace: 'obs' });
+    bad.spec.template.metadata.labels = { 'app.kubernetes.io/name': 'bad' };
+    const file = t.write('a.yaml', yamlStream(dsObj('good'), bad));
+    const r = await runCli('coverage', '--nodes', t.write('n.yaml', nodeList(NODES)), file);
+    expectOneErrorLine(r, 2, new RegExp(`^error: ${escape(file)}:\\d+: document 2 \\(DaemonSet obs/bad\\): NA-API-REJECTED: spec\\.selector does not match the pod template's labels: ` +
+      'the template fails app=bad \\(it has app\\.kubernetes\\.io/name=bad\\); the API server rejects this'));
+  });
 });
 
 describe('coverage --help', () => {
