@@ -72,7 +72,8 @@ export function selectorViolations(manifest: any): SelectorViolation[] {
 
   const unmet = [
     ...[...matchLabels].filter(([key, value]) => templateLabels.get(key) !== value).map(([key, value]) => formatLabel(key, value)),
-    ...expressions.filter((e) => !labelRequirementMatches({ key: str(e.key), operator: str(e.operator), values: list(e.values).map(str) }, templateLabels))
+    ...expressions
+      .filter((e) => !labelRequirementMatches({ key: str(e.key), operator: str(e.operator), values: list(e.values).map(str) }, templateLabels))
       .map((e) => formatRequirement(e)),
   ];
   if (unmet.length === 0) return [];
