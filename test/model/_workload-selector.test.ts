@@ -1,3 +1,4 @@
+import * as fc from 'fast-check';
 import { selectorViolations } from '../../src/model/_workload-selector';
 
 // Cases transcribed from Kubernetes' own validation tests (k8s.io/kubernetes v1.37.2,
@@ -124,5 +125,28 @@ describe('malformed input fails with the field, as every model reader does', () 
     [workload('DaemonSet', { matchExpressions: [{ key: 'a', operator: 'In', values: 'b' }] }), 'spec.selector.matchExpressions[0].values must be a list, got "b"'],
   ])('%j', (manifest, message) => {
     expect(() => selectorViolations(manifest)).toThrow(message);
+  });
+});
+
+describe('properties', () => {
+  const name = fc.stringMatching(/^[a-z0-9]([a-z0-9.-]{0,10}[a-z0-9])?$/);
+  const labelsArb = fc.dictionary(name, name, { minKeys: 1, maxKeys: 6 });
+
+  test('a selector made of some of the template\'s labels always matches', () => {
+    fc.assert(fc.property(labelsArb, fc.integer({ min: 1, max: 6 }), fc.constantFrom('DaemonSet', 'Deployment', 'ReplicaSet', 'StatefulSet'), (labels, take, kind) => {
+      const matchLabels = Object.fromEntries(Object.entries(labels).slice(0, take));
+      const matchExpressions = Object.keys(labels).slice(0, take).map((key) => ({ key, operator: 'Exists' }));
+      expect(selectorViolations(workload(kind, { matchLabels }, labels))).toEqual([]);
+      expect(selectorViolations(workload(kind, { matchExpressions }, labels))).toEqual([]);
+    }), { numRuns: 300 });
+  });
+
+  test('a selector asking for a label value the template lacks is one violation, on the template\'s labels, naming it', () => {
+    fc.assert(fc.property(labelsArb, name, name, (labels, key, value) => {
+      fc.pre(labels[key] !== value);
+      const violations = selectorViolations(workload('DaemonSet', { matchLabels: { ...labels, [key]: value } }, labels));
+      expect(violations.map((v) => v.field)).toEqual(['spec.template.metadata.labels']);
+      expect(violations[0].message).toContain(`the template fails ${key}=${value} `);
+    }), { numRuns: 300 });
   });
 });
