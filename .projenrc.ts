@@ -102,9 +102,10 @@ for (const lang of ['python', 'java', 'go']) {
 }
 // The Java and Go packages cannot be built from the registries this project reaches: Maven Central serves no
 // org.cdk8s:cdk8s-plus-28 and org.cdk8s:cdk8s only up to 2.70.47 (the package needs >= 2.70.106); the Go module proxy
-// refuses every version of github.com/cdk8s-team/cdk8s-core-go/cdk8s/v2. package:java and package:go stay for
-// when they do; package-all builds npm and PyPI and generates the Java and Go sources (the API and the translated
-// doc examples), so that a change that jsii cannot render in those languages fails here too.
+// refuses every version of github.com/cdk8s-team/cdk8s-core-go/cdk8s/v2. package-all builds npm and PyPI and
+// generates the Java and Go sources (the API and the translated doc examples), so that a change that jsii cannot
+// render in those languages fails here too. .ci/consumers.sh then builds cdk8s's Java and Go bindings from its npm
+// packages with jsii-pacmak, as cdk8s publishes them, and builds and runs the Java and Go apps against them.
 // pacmak gives Maven an empty local repository of its own by default: use the persistent one.
 project.tasks.tryFind('package:java')!.reset('jsii-pacmak -v --target java --maven-local-repository="$HOME/.m2/repository"');
 project.tasks.tryFind('package:java')!.prependSpawn(translateDocs);
