@@ -113,7 +113,8 @@ took "generate bindings"
 maven_repo="${CDK8S_NODE_AGENTS_BINDINGS_REPO:-$HOME/.cache/cdk8s-node-agents/java-bindings-m2}"
 start "java: bindings installed into $maven_repo; the package built into dist/java"
 for b in cdk8s cdk8s-plus-28; do
-  (cd "$bindings/$b/java" && mvn -q -B -Dmaven.repo.local="$maven_repo" install -Dmaven.javadoc.skip=true -Dmaven.source.skip=true -Dgpg.skip=true)
+  (cd "$bindings/$b/java" && mvn -q -B -Dmaven.repo.local="$maven_repo" install -Dmaven.javadoc.skip=true -Dmaven.source.skip=true -Dgpg.skip=true) \
+    > "$work/mvn-$b.log" 2>&1 || { cat "$work/mvn-$b.log" >&2; exit 1; }
 done
 # the command of `npx projen package:java` (whose doc translation package-all ran), with the bindings' repository
 node_modules/.bin/jsii-pacmak -v --target java --maven-local-repository="$maven_repo" > "$work/package-java.log" 2>&1 \
