@@ -45,6 +45,7 @@ export const RULE_EXEC = 'NA-RBAC-EXEC';
 export const RULE_WORKLOADS = 'NA-RBAC-WORKLOADS';
 export const RULE_ESCALATION = 'NA-RBAC-ESCALATION';
 export const RULE_NODE_PROXY = 'NA-RBAC-NODE-PROXY';
+export const RULE_NODES = 'NA-RBAC-NODES';
 export const RULE_TOKENS = 'NA-RBAC-TOKENS';
 export const RULE_ADMISSION = 'NA-RBAC-ADMISSION';
 export const RULE_CSR = 'NA-RBAC-CSR';
@@ -288,6 +289,45 @@ function nodeProxy(r: PolicyRule, scope: Scope): RightHit[] {
   }];
 }
 
+/**
+ * Writes to Node objects themselves (not their subresources: `nodes/status`, which CNI plugins and node-problem-detector
+ * patch, holds conditions and addresses, not where pods run).
+ */
+function nodeWrites(r: PolicyRule, scope: Scope): RightHit[] {
+  // nodes are cluster-scoped: a RoleBinding grants nothing on them
+  if (!scope.cluster) return [];
+  const change = allowedVerbs(r, '', 'nodes', ['update', 'patch']);
+  const remove = allowedVerbs(r, '', 'nodes', ['delete', 'deletecollection']);
+  if (!change && !remove) return [];
+  const a = change ?? remove!;
+  const limited = a.names !== undefined;
+  const which = limited ? `the nodes named ${names(a.names!)}` : 'every node';
+  const verbs = [...(change?.verbs ?? []), ...(remove?.verbs ?? [])];
+  const fix = 'keep it only if the agent must label, taint, cordon or remove nodes, and acknowledge the finding with that reason; ' +
+    'where the design allows, give the writes to one controller (a Deployment) instead of the agent on every node';
+  if (change) {
+    return [{
+      rule: RULE_NODES,
+      key: 'nodes',
+      severity: limited ? Severity.MEDIUM : Severity.HIGH,
+      what: `can change the labels and taints of ${which} (${verbsOn(verbs, 'nodes', limited)}), and so where pods run: take taints ` +
+        'off (the control plane\'s included), add the labels pods select, node-restriction.kubernetes.io/ ones included (which the ' +
+        'NodeRestriction admission plugin keeps kubelets from setting), cordon nodes',
+      fix,
+      limited,
+    }];
+  }
+  return [{
+    rule: RULE_NODES,
+    key: 'nodes',
+    severity: Severity.MEDIUM,
+    what: `can delete ${which} (${verbsOn(verbs, 'nodes', limited)}): the pods bound to a deleted Node are deleted, and the node takes no ` +
+      'new pods until its kubelet registers it again',
+    fix,
+    limited,
+  }];
+}
+
 function tokens(r: PolicyRule, scope: Scope): RightHit[] {
   const a = allowedVerbs(r, '', 'serviceaccounts/token', ['create']);
   if (!a) return [];
@@ -406,7 +446,7 @@ export function rightsOf(r: PolicyRule, scope: Scope, ctx: RightContext): RightH
   if (all.length > 0) return all;
   return [
     ...secrets(r, scope), ...exec(r, scope, ctx), ...workloads(r, scope, ctx), ...escalation(r, scope, ctx),
-    ...nodeProxy(r, scope), ...tokens(r, scope), ...admission(r, scope), ...csr(r, scope, ctx),
+    ...nodeProxy(r, scope), ...nodeWrites(r, scope), ...tokens(r, scope), ...admission(r, scope), ...csr(r, scope, ctx),
   ];
 }
 

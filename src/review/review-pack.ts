@@ -5,7 +5,7 @@ import {
   HostAccessReasonRule, HostPathSensitiveRule, HostPathTypeRule, HostPathUnusedRule, HostPathWritableRule,
   ImagePinnedRule, ImageRegistryRule, PodSecurityCheckRule, PriorityClassRule, PrivilegedContainerRule,
   PrivilegeEscalationRule, ProbesRule, RbacAdmissionRule, RbacBroadRule, RbacClusterAdminRule, RbacCsrRule,
-  RbacEscalationRule, RbacExecRule, RbacNodeProxyRule, RbacSecretsRule, RbacTokensRule, RbacWorkloadsRule,
+  RbacEscalationRule, RbacExecRule, RbacNodeProxyRule, RbacNodesRule, RbacSecretsRule, RbacTokensRule, RbacWorkloadsRule,
   ReadOnlyRootFilesystemRule, ResourcesRule, RootGroupRule, RunAsNonRootRule, RuntimeSocketRule, SeccompProfileRule,
   UpdateStrategyRule,
 } from './rules';
@@ -19,6 +19,7 @@ const RBAC_RULES: IReviewRule[] = [
   new RbacWorkloadsRule(),
   new RbacEscalationRule(),
   new RbacNodeProxyRule(),
+  new RbacNodesRule(),
   new RbacTokensRule(),
   new RbacAdmissionRule(),
   new RbacCsrRule(),

@@ -172,6 +172,7 @@ describe('known gaps', () => {
     expect(count((w) => w.rbac.flatMap((b) => b.rights ?? []).filter((r) => r.right === 'wildcard' && !r.grantsSecrets).length)).toBeGreaterThan(0);
     expect(count((w) => w.hostAccess.filter((h) => h.type === 'privileged').length)).toBeGreaterThan(0);
     expect(count((w) => w.containers.filter((c) => c.literalSecretsInEnv).length)).toBeGreaterThan(0);
+    expect(count((w) => w.rbac.flatMap((b) => b.rights ?? []).filter((r) => r.right === 'nodes-write').length)).toBeGreaterThan(0);
   });
 
   async function all(): Promise<{ name: string; w: ExpectedWorkload; got: any }[]> {
@@ -220,6 +221,14 @@ describe('known gaps', () => {
       const privileged = new Set(w.hostAccess.filter((h) => h.type === 'privileged').map((h) => h.container));
       const asked = got.findings.filter((f: any) => f.rule === 'NA-PRIVILEGE-ESCALATION' && privileged.has(f.container));
       expect(asked).toEqual([]);
+    }
+  });
+
+  test('writes to Node objects (nodes-write in the expectations) are reported by NA-RBAC-NODES, and only those', async () => {
+    for (const { name, w, got } of await all()) {
+      const expectedWrites = w.rbac.flatMap((b) => b.rights ?? []).some((r) => r.right === 'nodes-write');
+      const reported = got.findings.some((f: any) => f.rule === 'NA-RBAC-NODES');
+      expect(`${name} ${w.kind}/${w.name}: ${reported}`).toBe(`${name} ${w.kind}/${w.name}: ${expectedWrites}`);
     }
   });
 

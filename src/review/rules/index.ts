@@ -24,6 +24,7 @@ export * from './rbac-csr';
 export * from './rbac-escalation';
 export * from './rbac-exec';
 export * from './rbac-node-proxy';
+export * from './rbac-nodes';
 export * from './rbac-secrets';
 export * from './rbac-tokens';
 export * from './rbac-workloads';
