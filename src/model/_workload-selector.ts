@@ -13,8 +13,8 @@
  * A selector is immutable once the object exists, so the fixes change the template's labels, not the selector.
  * Older API versions (extensions/v1beta1 defaulted the selector from the template) are reported as removed instead.
  */
-import { formatLabel, formatRequirement, labelKeyError, labelRequirementMatches, labelValueError, list, str, stringMap } from './_label-selector';
-import { describe, list as listField, object } from './_pod-spec';
+import { formatLabel, formatRequirement, labelKeyError, labelRequirementMatches, labelValueError, str, stringMap } from './_label-selector';
+import { describe, list, object } from './_pod-spec';
 
 /** a selector rule the manifest breaks: the API server rejects the object. */
 export interface SelectorViolation {
@@ -48,7 +48,7 @@ export function selectorViolations(manifest: any): SelectorViolation[] {
     return [{ field: 'spec.selector', message: `has no spec.selector, which an apps/v1 ${kind} requires (matching its pod template's labels)`, fix: addSelector }];
   }
   const matchLabels = stringMap(object(selector.matchLabels, 'spec.selector.matchLabels'));
-  const expressions = listField(selector.matchExpressions, 'spec.selector.matchExpressions')
+  const expressions = list(selector.matchExpressions, 'spec.selector.matchExpressions')
     .map((e, i) => object(e, `spec.selector.matchExpressions[${i}]`) ?? {});
 
   const errors: string[] = [];
@@ -73,7 +73,8 @@ export function selectorViolations(manifest: any): SelectorViolation[] {
   const unmet = [
     ...[...matchLabels].filter(([key, value]) => templateLabels.get(key) !== value).map(([key, value]) => formatLabel(key, value)),
     ...expressions
-      .filter((e) => !labelRequirementMatches({ key: str(e.key), operator: str(e.operator), values: list(e.values).map(str) }, templateLabels))
+      .filter((e, i) => !labelRequirementMatches(
+        { key: str(e.key), operator: str(e.operator), values: list(e.values, `spec.selector.matchExpressions[${i}].values`).map(str) }, templateLabels))
       .map((e) => formatRequirement(e)),
   ];
   if (unmet.length === 0) return [];
@@ -88,7 +89,7 @@ export function selectorViolations(manifest: any): SelectorViolation[] {
 /** `ValidateLabelSelectorRequirement`: the operator, the values it needs or forbids, the key and the values' syntax. */
 function expressionErrors(expr: any, path: string): string[] {
   const operator = str(expr.operator);
-  const values = listField(expr.values, `${path}.values`).map(str);
+  const values = list(expr.values, `${path}.values`).map(str);
   const errors: string[] = [];
   if (!OPERATORS.includes(operator)) {
     errors.push(`operator ${describe(expr.operator)} is not a label selector operator (${OPERATORS.join(', ')}, case-sensitive)`);

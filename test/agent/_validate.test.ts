@@ -1,5 +1,6 @@
 import { Chart, Testing } from 'cdk8s';
 import { checkDnsLabel, checkDnsSubdomain, checkInteger, checkLabelKey, checkLabelValue, checkReason, fail } from '../../src/agent/_validate';
+import { errorOf } from '../util/errors';
 
 const label63 = `a${'b'.repeat(61)}c`;
 const label64 = `a${'b'.repeat(62)}c`;
@@ -7,17 +8,6 @@ const label64 = `a${'b'.repeat(62)}c`;
 const subdomain253 = [label63, label63, label63, `a${'b'.repeat(59)}c`].join('.');
 const subdomain254 = [label63, label63, label63, `a${'b'.repeat(60)}c`].join('.');
 
-/** the message of the error `f` throws. */
-function errorOf(f: () => void): string {
-  try {
-    f();
-  } catch (e) {
-    expect(e).toBeInstanceOf(Error);
-    expect((e as Error).constructor).toBe(Error);
-    return (e as Error).message;
-  }
-  throw new Error('expected an error');
-}
 
 test('edge values have the lengths they claim', () => {
   expect([label63.length, label64.length, subdomain253.length, subdomain254.length]).toEqual([63, 64, 253, 254]);

@@ -10,18 +10,10 @@ import { ApiObject, App, Chart, Testing } from 'cdk8s';
 import {
   Acknowledgements, IReviewRule, NodeAgent, ReviewPack, RuleViolation, SecurityCheck, SecurityReview, Severity, WorkloadContext,
 } from '../../src';
+import { errorOf } from '../util/errors';
 
 const image = 'registry.example.com/node-agent:1.2.0';
 
-function errorOf(f: () => unknown): string {
-  try {
-    f();
-  } catch (e) {
-    expect((e as Error).constructor).toBe(Error);
-    return (e as Error).message;
-  }
-  throw new Error('expected an error, but it was accepted');
-}
 
 function app(): App {
   return new App({ outdir: fs.mkdtempSync(path.join(os.tmpdir(), 'cdk8s-node-agents-acks-')) });

@@ -9,21 +9,11 @@ import { acknowledgeAll } from './review-helper';
 import {
   AgentProbe, AgentUpdateStrategy, HostAccessType, HostMount, NodeAgent, NodeAgentProps, NodeRequirement, Toleration,
 } from '../../src';
+import { errorOf } from '../util/errors';
 import { synthValid } from '../util/k8s-schema';
 
 const image = 'registry.example.com/node-agent:1.2.0';
 
-/** the message of the error `f` throws, which must be a plain Error (not a TypeError or another crash). */
-function errorOf(f: () => unknown): string {
-  try {
-    f();
-  } catch (e) {
-    expect(e).toBeInstanceOf(Error);
-    expect((e as Error).constructor).toBe(Error);
-    return (e as Error).message;
-  }
-  throw new Error('expected an error, but it was accepted');
-}
 
 function agent(props: any, chart = new Chart(Testing.app(), 'test')): NodeAgent {
   return new NodeAgent(chart, 'node-agent', { image, ...props });

@@ -114,10 +114,10 @@ test.each(CASES.map((c) => [c.name, c] as const))('%s: the review reports what t
   expect({ case: c.name, reported }).toEqual({ case: c.name, reported: server.anyNode || server.namedOnly });
   if (reported) {
     // the full severity for a right on every node; the lower one for named nodes (and, for NA-RBAC-NODES, delete alone)
-    const full = c.reviewRule === 'NA-RBAC-NODE-PROXY' ? Severity.CRITICAL : Severity.HIGH;
-    const changesEveryNode = c.reviewRule === 'NA-RBAC-NODES'
+    const [full, lower] = c.reviewRule === 'NA-RBAC-NODE-PROXY' ? [Severity.CRITICAL, Severity.HIGH] : [Severity.HIGH, Severity.MEDIUM];
+    const onEveryNode = c.reviewRule === 'NA-RBAC-NODES'
       ? (await allowed(sa, { verb: 'patch', resource: 'nodes' })) || (await allowed(sa, { verb: 'update', resource: 'nodes' }))
       : server.anyNode;
-    expect({ case: c.name, severity: findings[0].severity }).toEqual({ case: c.name, severity: changesEveryNode ? full : (c.reviewRule === 'NA-RBAC-NODES' ? Severity.MEDIUM : Severity.HIGH) });
+    expect({ case: c.name, severity: findings[0].severity }).toEqual({ case: c.name, severity: onEveryNode ? full : lower });
   }
 });

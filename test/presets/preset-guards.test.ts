@@ -7,17 +7,8 @@ import { chart, podSpec, synthOf } from './preset-helpers';
 import {
   CniFlavor, CniPlugin, CsiNodePlugin, FalcoDriver, LogCollector, LogOutput, NodeMonitor, SecurityAgent, Toleration,
 } from '../../src';
+import { errorOf } from '../util/errors';
 
-/** the message of the error `f` throws, which must be a plain Error. */
-function errorOf(f: () => unknown): string {
-  try {
-    f();
-  } catch (e) {
-    expect((e as Error).constructor).toBe(Error);
-    return (e as Error).message;
-  }
-  throw new Error('expected an error, but it was accepted');
-}
 
 describe("the presets' props", () => {
   test.each([

@@ -1,20 +1,11 @@
 import { Duration } from 'cdk8s';
 import { boolean, closest, guard, instance, isPlainObject, list, map, number, oneOf, received, Report, required, show, string, struct } from '../../src/review/_guard';
+import { errorOf } from '../util/errors';
 
 const report: Report = (message) => {
   throw new Error(message);
 };
 
-/** the message of the error `f` throws, which must be a plain Error. */
-function errorOf(f: () => unknown): string {
-  try {
-    f();
-  } catch (e) {
-    expect((e as Error).constructor).toBe(Error);
-    return (e as Error).message;
-  }
-  throw new Error('expected an error');
-}
 
 const PORT = struct('Port', { name: required(string("'metrics'"), 'name it'), port: number('80'), tls: boolean() }, { example: "{ name: 'metrics' }" });
 
