@@ -15,6 +15,14 @@ import { runCli } from '../cli/run-cli';
 
 const kube = Kube.fromKubeconfig();
 const HASH = 'controller-revision-hash';
+
+// Each case starts from a reset cluster, so a case may run again. In one of five CI runs on 2026-11-30 the controller made one node
+// more unavailable than maxUnavailable allows (waves [2, 3] for maxUnavailable 2 over 5 nodes, where [2, 2, 1] is
+// the plan). The probable cause, from kube-controller-manager v1.37.2's pkg/controller/daemon/update.go: rollingUpdate
+// reads the pod cache again after manage(), and a node whose old pod's deletion lands in between, before its new pod
+// exists, has no pod in that map and is not counted as unavailable. The test's kubelet confirms deletions at once,
+// which widens that window. A wrong prediction fails every attempt; the failed attempt is logged.
+jest.retryTimes(2, { logErrorsBeforeRetry: true });
 /** how long nothing may change before the controller is taken to have finished a wave. */
 const QUIET_MS = 2000;
 
