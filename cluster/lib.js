@@ -23,6 +23,8 @@ const PACKAGES = [
   { pkg: 'go.etcd.io/etcd/server/v3', goName: 'server', name: 'etcd' },
   { pkg: 'k8s.io/kubernetes/cmd/kube-apiserver', goName: 'kube-apiserver', name: 'kube-apiserver' },
   { pkg: 'k8s.io/kubernetes/cmd/kube-controller-manager', goName: 'kube-controller-manager', name: 'kube-controller-manager' },
+  { pkg: 'k8s.io/kubernetes/cmd/kube-scheduler', goName: 'kube-scheduler', name: 'kube-scheduler' },
+  { pkg: 'k8s.io/kubernetes/cmd/kubelet', goName: 'kubelet', name: 'kubelet' },
 ];
 
 class ClusterError extends Error {}
