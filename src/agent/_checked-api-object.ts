@@ -8,12 +8,96 @@
 import { ApiObject, ApiObjectProps, JsonPatch } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 
+/**
+ * An `ApiObject` whose JSON patches are checked against the rendering they apply to, one by one, in order: a patch at a
+ * path that does not exist, or through a value that is not an object or a list, fails with an Error naming the object,
+ * the patch and the path, where cdk8s' patch library crashes with a TypeError ("Cannot read properties of undefined")
+ * or, for `remove` and `replace`, silently does something else than asked (RFC 6902 requires the target to exist).
+ */
+export class PatchCheckedApiObject extends ApiObject {
+  private readonly checkedPatches: JsonPatch[] = [];
+
+  /** whether a JSON patch was added: without one, the rendering is the props as given, resolved. */
+  public get hasPatches(): boolean {
+    return this.checkedPatches.length > 0;
+  }
+
+  public addJsonPatch(...ops: JsonPatch[]): void {
+    this.checkedPatches.push(...ops);
+  }
+
+  public toJson(): any {
+    const rendered = super.toJson();
+    if (this.checkedPatches.length === 0) return rendered;
+    let json = rendered;
+    this.checkedPatches.forEach((patch, i) => {
+      const op = (patch as any)._toJson();
+      const fail = (problem: string) => new Error(`JSON patch ${i + 1} of ${this.checkedPatches.length} to ${this.node.path} (${JSON.stringify(op)}): ${problem}`);
+      const problem = patchProblem(json, op);
+      if (problem !== undefined) throw fail(problem);
+      try {
+        json = JsonPatch.apply(json, patch);
+      } catch (e) {
+        // a failed "test", or an operation the patch library rejects
+        throw fail((e as Error)?.message ?? String(e));
+      }
+    });
+    // the order cdk8s writes: apiVersion, kind and metadata first, then the rest
+    const ordered: any = {};
+    for (const key of ['apiVersion', 'kind', 'metadata', ...Object.keys(json)]) if (key in json) ordered[key] = json[key];
+    return ordered;
+  }
+}
+
+/** why `op` cannot apply to `document` as RFC 6902 defines it, or undefined when it can. */
+function patchProblem(document: any, op: { op: string; path: string; from?: string }): string | undefined {
+  if (op.op === 'copy' || op.op === 'move') {
+    const from = resolvePointer(document, op.from ?? '', 'target');
+    if (from !== undefined) return `"from" ${from}`;
+  }
+  const need = op.op === 'add' || op.op === 'copy' || op.op === 'move' ? 'parent' : 'target';
+  const problem = resolvePointer(document, op.path, need);
+  return problem === undefined ? undefined : `"path" ${problem}`;
+}
+
+/**
+ * Why `pointer` (RFC 6901) does not resolve in `document`: `need` is `target` when the value must exist (remove,
+ * replace, test, from), `parent` when only its container must (add, copy, move: a list index may be "-" or the length).
+ */
+function resolvePointer(document: any, pointer: string, need: 'target' | 'parent'): string | undefined {
+  if (pointer === '') return undefined;
+  if (!pointer.startsWith('/')) return `"${pointer}" is not a JSON pointer: start it with "/", e.g. "/spec/template/spec"`;
+  const tokens = pointer.slice(1).split('/');
+  let value = document;
+  for (let i = 0; i < tokens.length; i++) {
+    const at = i === 0 ? 'the object' : `/${tokens.slice(0, i).join('/')}`;
+    const token = tokens[i].replace(/~1/g, '/').replace(/~0/g, '~');
+    const last = i === tokens.length - 1;
+    if (Array.isArray(value)) {
+      if (last && need === 'parent' && token === '-') return undefined;
+      const max = last && need === 'parent' ? value.length : value.length - 1;
+      if (!/^(0|[1-9][0-9]*)$/.test(token) || Number(token) > max) {
+        const indexes = max < 0 ? 'no index' : `indexes 0 to ${max}`;
+        return `${pointer} does not exist: ${at} has no item "${token}" (a list of ${value.length}: ${indexes}${last && need === 'parent' ? ', or "-" to append' : ''})`;
+      }
+    } else if (value === null || typeof value !== 'object') {
+      return `${pointer} does not exist: ${at} is ${JSON.stringify(value)}, not an object or a list`;
+    } else if (!Object.prototype.hasOwnProperty.call(value, token)) {
+      if (last && need === 'parent') return undefined;
+      const fix = last ? '' : `: add ${i === 0 ? '' : at}/${tokens[i]} first, or patch a path that exists`;
+      return `${pointer} does not exist: ${at} has no field "${token}"${fix}`;
+    }
+    value = value[token];
+  }
+  return undefined;
+}
+
 /** renders the object (with `renderUnchecked`), checks the result and returns it, or throws. */
 export type RenderCheck = () => any;
 
 const CHECKED = Symbol.for('cdk8s-node-agents.CheckedApiObject');
 
-export class CheckedApiObject extends ApiObject {
+export class CheckedApiObject extends PatchCheckedApiObject {
   /**
    * Whether `object` checks its rendering: render it with `renderUnchecked` to inspect it without the check.
    * (Not `instanceof`: cdk8s makes `instanceof ApiObject` and its subclasses true for every ApiObject.)
@@ -22,21 +106,9 @@ export class CheckedApiObject extends ApiObject {
     return CHECKED in object;
   }
 
-  private patched = false;
-
   constructor(scope: Construct, id: string, props: ApiObjectProps, private readonly check: RenderCheck) {
     super(scope, id, props);
     Object.defineProperty(this, CHECKED, { value: true });
-  }
-
-  /** whether a JSON patch was added: without one, the rendering is the props as given, resolved. */
-  public get hasPatches(): boolean {
-    return this.patched;
-  }
-
-  public addJsonPatch(...ops: JsonPatch[]): void {
-    this.patched = true;
-    super.addJsonPatch(...ops);
   }
 
   /** the manifest, checked: throws when the check fails. */

@@ -4,6 +4,7 @@
  */
 import { ApiObject, Chart, JsonPatch, Lazy } from 'cdk8s';
 import { Construct } from 'constructs';
+import { PatchCheckedApiObject } from './_checked-api-object';
 import { checkLabelKey, fail, show } from './_validate';
 import { AccessRule } from './access-rule';
 import { AgentPort } from './container-options';
@@ -30,7 +31,7 @@ export class AgentIdentity {
   private namespaceRbac?: { role: ApiObject; binding: ApiObject };
 
   constructor(private readonly scope: Construct, private readonly props: AgentIdentityProps) {
-    this.serviceAccount = new ApiObject(scope, 'ServiceAccount', {
+    this.serviceAccount = new PatchCheckedApiObject(scope, 'ServiceAccount', {
       apiVersion: 'v1',
       kind: 'ServiceAccount',
       metadata: { name: props.name, namespace: props.namespace, labels: { ...props.labels } },
@@ -66,7 +67,7 @@ export class AgentIdentity {
       }
       if (typeof files[f] !== 'string') fail(this.scope, `configFiles.${f} must be a string, got ${typeof files[f]}`);
     }
-    const configMap = new ApiObject(this.scope, 'Config', {
+    const configMap = new PatchCheckedApiObject(this.scope, 'Config', {
       apiVersion: 'v1',
       kind: 'ConfigMap',
       metadata: { name: `${this.props.name}-config`, namespace: this.props.namespace, labels: { ...this.props.labels } },
@@ -89,7 +90,7 @@ export class AgentIdentity {
       return { name, port: port.containerPort, targetPort: name, protocol: port.protocol ?? 'TCP' };
     });
     for (const k of Object.keys(options.annotations ?? {})) checkLabelKey(this.scope, 'service.annotations', k);
-    const service = new ApiObject(this.scope, 'Service', {
+    const service = new PatchCheckedApiObject(this.scope, 'Service', {
       apiVersion: 'v1',
       kind: 'Service',
       metadata: {
@@ -115,13 +116,13 @@ export class AgentIdentity {
     const roleKind = cluster ? 'ClusterRole' : 'Role';
     // namespace and name cannot contain ':', so the cluster-wide name is unique per agent.
     const roleName = cluster ? `${namespace}:${name}` : name;
-    const role = new ApiObject(this.scope, roleKind, {
+    const role = new PatchCheckedApiObject(this.scope, roleKind, {
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: roleKind,
       metadata: { name: roleName, namespace: cluster ? undefined : namespace, labels: { ...labels } },
       rules: Lazy.any({ produce: () => rules.map(renderRule) }),
     });
-    const binding = new ApiObject(this.scope, `${roleKind}Binding`, {
+    const binding = new PatchCheckedApiObject(this.scope, `${roleKind}Binding`, {
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: `${roleKind}Binding`,
       metadata: { name: roleName, namespace: cluster ? undefined : namespace, labels: { ...labels } },

@@ -10,6 +10,7 @@
 import { ApiObject, Chart, JsonPatch, Lazy } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import { markAgentNamespace, namespaceErrorsOf } from './_app-identity';
+import { PatchCheckedApiObject } from './_checked-api-object';
 import { fail } from './_validate';
 import { PodSecurity, PodSecurityLevel } from '../model/pod-security';
 
@@ -61,7 +62,7 @@ export class AgentNamespace extends Construct {
   private constructor(scope: Construct, id: string, public readonly name: string, private readonly record: NamespaceRecord) {
     super(scope, id);
     const version = PodSecurity.versionLabel(record.psaVersion);
-    this.apiObject = new ApiObject(this, 'Resource', {
+    this.apiObject = new PatchCheckedApiObject(this, 'Resource', {
       apiVersion: 'v1',
       kind: 'Namespace',
       metadata: {

@@ -89,7 +89,17 @@ export class SynthGate {
   private renderAndCheck(): { manifest?: any; errors: string[]; podSecurityLevel?: PodSecurityLevel } {
     const renderErrors = this.subject.renderErrors();
     if (renderErrors.length > 0) return { errors: renderErrors };
-    const manifest = this.subject.daemonSet.renderUnchecked();
+    let manifest;
+    try {
+      manifest = this.subject.daemonSet.renderUnchecked();
+    } catch (e) {
+      // a JSON patch that does not apply (the only way rendering fails once renderErrors() is empty)
+      return { errors: [(e as Error).message] };
+    }
+    if (manifest?.apiVersion !== 'apps/v1' || manifest?.kind !== 'DaemonSet') {
+      const was = `apiVersion ${JSON.stringify(manifest?.apiVersion)}, kind ${JSON.stringify(manifest?.kind)}`;
+      return { errors: [`the DaemonSet as its JSON patches leave it is ${was}: a NodeAgent renders an apps/v1 DaemonSet; patch its fields, not its kind`] };
+    }
     return { manifest, ...this.check(manifest) };
   }
 
@@ -129,8 +139,16 @@ export class SynthGate {
     } catch (e) {
       return [(e as Error).message];
     }
+    if (items === undefined) {
+      try {
+        items = HostAccess.of(manifest.spec?.template?.spec ?? {});
+      } catch (e) {
+        // only a JSON patch can give a field the wrong type (the review reported it as an error finding too)
+        return [`the DaemonSet as its JSON patches leave it: ${(e as Error).message}`];
+      }
+    }
     const errors: string[] = [];
-    for (const item of items ?? HostAccess.of(manifest.spec?.template?.spec ?? {})) {
+    for (const item of items) {
       if (!descriptorOf(item.type).reasonRequired(item)) continue;
       if (HostAccessReasons.find(recorded, item.type, item.detail, item.container)?.reason.trim()) continue;
       const where = item.container ? ` in container "${item.container}"` : '';

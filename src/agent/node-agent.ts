@@ -265,7 +265,7 @@ export class NodeAgent extends Construct {
     if (checked !== undefined) return checked;
     this.assertRenderable();
     const version = this.podSecurityVersion;
-    if (this.checkedDaemonSet.hasPatches) return PodSecurity.evaluateWorkload(this.checkedDaemonSet.renderUnchecked(), { version }).level;
+    if (this.checkedDaemonSet.hasPatches) return this.named('podSecurityLevel', () => PodSecurity.evaluateWorkload(this.checkedDaemonSet.renderUnchecked(), { version }).level);
     // every agent's level sets its namespace's enforce label: without a JSON patch the pod template is the one the agent
     // renders, so it is read without rendering the whole DaemonSet a second time (a property test holds the two equal).
     // The annotations count: an unconfined AppArmor annotation takes the pod out of baseline, at every policy version.

@@ -24,7 +24,9 @@ controller decides it, and explains every node it will not run on.
 Text output, per DaemonSet:
   - a 'kubectl get ds'-style line: NAMESPACE, NAME, DESIRED (the nodes that should run
     it) and NODE SELECTOR ('key=value,...' or <none>); DaemonSets without a namespace
-    show 'default';
+    show 'default'; then, when the pod template has one, the required node affinity
+    that places it too ('required node affinity: zone in (a,b),!spot or ...': a node
+    matches one term, all of its requirements);
   - each node that will not run it, with every reason and its fix (untolerated
     NoSchedule/NoExecute taints, nodeSelector, required node affinity, nodeName);
   - the rollout: maxUnavailable and maxSurge scaled to nodes (percentages round up)
@@ -65,6 +67,8 @@ interface DaemonSetReport {
   readonly rollout: { readonly strategy: string; readonly maxUnavailable: number; readonly maxSurge: number; readonly waves: number };
   /** for the text output only (not in the JSON). */
   readonly nodeSelector: string;
+  /** the required node affinity's terms, formatted; for the text output only (not in the JSON). */
+  readonly requiredAffinity?: string;
 }
 
 export const coverageCommand: Command = {
@@ -81,7 +85,7 @@ export const coverageCommand: Command = {
     const report: CoverageReport = { nodeCount: nodes.length, daemonSets: daemonSets.map((d) => reportDaemonSet(d, nodes)) };
 
     if (options.json) {
-      io.stdout.write(JSON.stringify({ nodeCount: report.nodeCount, daemonSets: report.daemonSets.map(({ nodeSelector, ...rest }) => rest) }, null, 2) + '\n');
+      io.stdout.write(JSON.stringify({ nodeCount: report.nodeCount, daemonSets: report.daemonSets.map(({ nodeSelector, requiredAffinity, ...rest }) => rest) }, null, 2) + '\n');
     } else {
       io.stdout.write(renderText(report, options));
       if (report.daemonSets.length === 0) io.stderr.write(`${oneLine(`note: no DaemonSet found in ${options.files.join(', ')}`)}\n`);
@@ -161,7 +165,33 @@ function reportDaemonSet(loaded: LoadedObject, nodes: any[]): DaemonSetReport {
     nodes: plan.placements.map((p) => ({ name: p.nodeName, shouldRun: p.shouldRun, reasons: p.reasons })),
     rollout: { strategy: rollout.strategy, maxUnavailable: rollout.maxUnavailable, maxSurge: rollout.maxSurge, waves: rollout.waves },
     nodeSelector: formatNodeSelector(ds.spec?.template?.spec?.nodeSelector),
+    requiredAffinity: formatRequiredAffinity(ds.spec?.template?.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution),
   };
+}
+
+const OPERATORS: Record<string, (key: string, values: string[]) => string> = {
+  In: (k, v) => `${k} in (${v.join(',')})`,
+  NotIn: (k, v) => `${k} notin (${v.join(',')})`,
+  Exists: (k) => k,
+  DoesNotExist: (k) => `!${k}`,
+  Gt: (k, v) => `${k}>${v[0]}`,
+  Lt: (k, v) => `${k}<${v[0]}`,
+};
+
+/**
+ * The required node affinity's terms as label-selector strings (`zone in (a,b),!spot`), in the form kubectl prints
+ * selectors, the terms joined by " or " (a node needs to match one term: every requirement of it). Field requirements
+ * are prefixed with "field:". Undefined when the DaemonSet has none (the placement already checked the shape).
+ */
+function formatRequiredAffinity(required: any): string | undefined {
+  if (required === undefined || required === null) return undefined;
+  const terms: any[] = required.nodeSelectorTerms ?? [];
+  if (terms.length === 0) return 'no nodeSelectorTerms: matches no node';
+  const requirement = (r: any, prefix: string) => (OPERATORS[r.operator]?.(prefix + r.key, r.values ?? []) ?? `${prefix}${r.key} ${r.operator} (${(r.values ?? []).join(',')})`);
+  return terms.map((t) => [
+    ...(t?.matchExpressions ?? []).map((r: any) => requirement(r, '')),
+    ...(t?.matchFields ?? []).map((r: any) => requirement(r, 'field:')),
+  ].join(',') || '<empty term: matches no node>').join(' or ');
 }
 
 /** like kubectl's `labels.FormatLabels`: sorted `key=value` pairs joined by commas, or `<none>`. */
@@ -178,6 +208,7 @@ function renderText(report: CoverageReport, options: Options): string {
   for (const ds of report.daemonSets) {
     lines.push('');
     lines.push(...table([['NAMESPACE', 'NAME', 'DESIRED', 'NODE SELECTOR'], [ds.namespace, ds.name || '<unnamed>', String(ds.desired), ds.nodeSelector]]));
+    if (ds.requiredAffinity !== undefined) lines.push(`  required node affinity: ${ds.requiredAffinity}`);
     const skipped = ds.nodes.filter((n) => !n.shouldRun);
     if (skipped.length === 0) {
       lines.push(report.nodeCount === 0 ? '  no nodes in the inventory' : `  runs on all ${plural(report.nodeCount, 'node')}`);

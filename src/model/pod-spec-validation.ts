@@ -48,6 +48,9 @@ export interface PodSpecViolation {
  *   leading zero) within int64. (The operators themselves need the alpha TaintTolerationComparisonOperators gate, off by
  *   default: a cluster without it rejects them whatever the value.)
  *
+ * - **required fields** (`validateContainers`, `validateInitContainers`): at least one container, and each container
+ *   and init container with a `name` and an `image` (a pod template too: an image is not left to the controller).
+ *
  * It is not a full validation: names, formats and every other field are the schema's and the server's business.
  */
 export class PodSpecValidation {
@@ -62,6 +65,7 @@ export class PodSpecValidation {
     const spec = requirePodSpec(podSpec);
     const containers = containersOf(spec);
     return [
+      ...requiredFields(spec, containers),
       ...hostPortConflicts(containers),
       ...hostNetworkPorts(spec, containers),
       ...bidirectionalPropagation(spec, containers),
@@ -71,6 +75,26 @@ export class PodSpecValidation {
       ...comparisonTolerations(spec),
     ];
   }
+}
+
+function requiredFields(spec: any, containers: ContainerRef[]): PodSpecViolation[] {
+  const violations: PodSpecViolation[] = [];
+  if (list(spec.containers, 'spec.containers').length === 0) {
+    violations.push({ field: 'containers', message: 'has no containers, and a pod needs at least one', fix: 'add a container with a name and an image to spec.containers' });
+  }
+  const missing = (value: unknown) => value === undefined || value === null || value === '';
+  for (const c of containers.filter((r) => r.list !== 'ephemeralContainers')) {
+    for (const key of ['name', 'image']) {
+      if (!missing(c.container[key])) continue;
+      violations.push({
+        field: `${containerField(c)}.${key}`,
+        container: c.name === '' ? undefined : c.name,
+        message: `${c.name === '' ? `spec.${containerField(c)} ` : ''}has no ${key}, which the API server requires`,
+        fix: `set spec.${containerField(c)}.${key}`,
+      });
+    }
+  }
+  return violations;
 }
 
 function ports(c: ContainerRef): any[] {

@@ -55,14 +55,20 @@ export class LogOutput {
    */
   public static loki(url: string): LogOutput {
     if (typeof url !== 'string') throw new Error(`LogOutput.loki: the URL must be a string such as "http://loki-gateway.logging.svc", got ${show(url)}`);
+    const notAUrl = `LogOutput.loki: "${url}" is not a URL: give Loki's address, e.g. "http://loki-gateway.logging.svc"`;
+    if (url.trim() === '' || /\s/.test(url)) throw new Error(notAUrl);
+    if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) {
+      // Without "scheme://", new URL() reads "host:port" as the scheme "host:" and the port as a path.
+      throw new Error(`LogOutput.loki: "${url}" has no scheme: write the URL with http:// or https://, e.g. LogOutput.loki('http://${url}')`);
+    }
     let parsed: URL;
     try {
       parsed = new URL(url);
     } catch {
-      throw new Error(`LogOutput.loki: "${url}" is not a URL: give Loki's address, e.g. "http://loki-gateway.logging.svc"`);
+      throw new Error(notAUrl);
     }
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-      throw new Error(`LogOutput.loki: "${url}" must use http or https, got "${parsed.protocol}"`);
+      throw new Error(`LogOutput.loki: "${url}" must use http:// or https://, got "${parsed.protocol}//"`);
     }
     if (parsed.username || parsed.password || parsed.search || parsed.hash) {
       throw new Error(`LogOutput.loki: "${url}" carries credentials, a query or a fragment: give only scheme, host, port and path, and use LogOutput.custom() for authentication (http_user, http_passwd)`);

@@ -75,6 +75,24 @@ describe('coverage: text output', () => {
     expect(r.stdout).toMatch(/^default +sel +0 +agent=enabled,gpu=,zone=a$/m);
   });
 
+  test('a DaemonSet placed by required node affinity shows its terms under the table, kubectl\'s selector syntax', async () => {
+    const t = tempFiles();
+    const ds = dsObj('zonal', {
+      affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [
+        { matchExpressions: [{ key: 'zone', operator: 'In', values: ['a', 'b'] }, { key: 'spot', operator: 'DoesNotExist' }] },
+        { matchExpressions: [{ key: 'gpu', operator: 'Exists' }, { key: 'cores', operator: 'Gt', values: ['8'] }], matchFields: [{ key: 'metadata.name', operator: 'NotIn', values: ['cp'] }] },
+      ] } } },
+    });
+    const r = await runCli('coverage', '--nodes', t.write('n.yaml', nodeList(NODES)), t.write('a.yaml', stringify(ds)));
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('default     zonal   2         <none>\n  required node affinity: zone in (a,b),!spot or gpu,cores>8,field:metadata.name notin (cp)\n');
+    const both = dsObj('both', { nodeSelector: { 'kubernetes.io/os': 'linux' }, affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [] } } } });
+    const r2 = await runCli('coverage', '--nodes', t.write('n.yaml', nodeList(NODES)), t.write('b.yaml', stringify(both)));
+    expect(r2.stdout).toMatch(/^default +both +0 +kubernetes\.io\/os=linux\n {2}required node affinity: no nodeSelectorTerms: matches no node\n/m);
+    const plain = await runCli('coverage', '--nodes', t.write('n.yaml', nodeList(NODES)), t.write('c.yaml', stringify(dsObj('plain'))));
+    expect(plain.stdout).not.toContain('required node affinity');
+  });
+
   test('a DaemonSet that runs everywhere says so', async () => {
     const t = tempFiles();
     const ds = dsObj('everywhere', { tolerations: [{ operator: 'Exists' }] }, { updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '50%' } } });

@@ -115,6 +115,22 @@ const CASES: Case[] = [
     force: (ds) => { delete ds.spec.template.metadata.labels['app.kubernetes.io/name']; },
     server: { field: 'spec.template.metadata.labels', message: '`selector` does not match template `labels`' },
   },
+  {
+    name: 'a pod template without containers (a JSON patch removing them)',
+    valid: {},
+    invalid: { props: {}, patch: (agent) => agent.daemonSet.addJsonPatch(JsonPatch.remove('/spec/template/spec/containers')) },
+    libraryError: /NA-API-REJECTED: .*has no containers, and a pod needs at least one/,
+    force: (ds) => { delete ds.spec.template.spec.containers; },
+    server: { field: 'spec.template.spec.containers', message: 'Required value' },
+  },
+  {
+    name: 'a container without an image (a JSON patch removing it)',
+    valid: {},
+    invalid: { props: {}, patch: (agent) => agent.daemonSet.addJsonPatch(JsonPatch.remove('/spec/template/spec/containers/0/image')) },
+    libraryError: /NA-API-REJECTED: .*container "agent": has no image, which the API server requires/,
+    force: (ds) => { delete ds.spec.template.spec.containers[0].image; },
+    server: { field: 'spec.template.spec.containers[0].image', message: 'Required value' },
+  },
 ];
 
 describe.each(CASES.map((c) => [c.name, c]))('%s', (_name, c) => {

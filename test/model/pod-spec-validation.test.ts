@@ -7,6 +7,26 @@ import { PodSpecValidation } from '../../src';
 const c = (name: string, extra: any = {}) => ({ name, image: 'image:1', ...extra });
 const fields = (spec: any) => PodSpecValidation.check(spec).map((v) => v.field);
 
+describe('required fields (validateContainers, validateInitContainers)', () => {
+  // the API server's answers, checked in test/cluster/bad-input.test.ts: "spec.template.spec.containers: Required value",
+  // "...containers[0].image: Required value", "...containers[0].name: Required value"
+  test('at least one container; each container and init container with a name and an image', () => {
+    expect(PodSpecValidation.check({})).toEqual([
+      { field: 'containers', message: 'has no containers, and a pod needs at least one', fix: 'add a container with a name and an image to spec.containers' },
+    ]);
+    expect(fields({ containers: [] })).toEqual(['containers']);
+    expect(PodSpecValidation.check({ containers: [{ name: 'a', image: '' }, { image: 'x' }] })).toEqual([
+      { field: 'containers[0].image', container: 'a', message: 'has no image, which the API server requires', fix: 'set spec.containers[0].image' },
+      { field: 'containers[1].name', message: 'spec.containers[1] has no name, which the API server requires', fix: 'set spec.containers[1].name' },
+    ]);
+    expect(fields({ initContainers: [{ name: 'i' }], containers: [c('a')] })).toEqual(['initContainers[0].image']);
+  });
+
+  test('an ephemeral container is not checked (a pod template cannot carry one; the server judges it on its own)', () => {
+    expect(fields({ containers: [c('a')], ephemeralContainers: [{ name: 'debug' }] })).toEqual([]);
+  });
+});
+
 describe('host port conflicts (checkHostPortConflicts)', () => {
   test('TestValidateContainers "host port not unique": the second container\'s port is the duplicate', () => {
     const spec = {

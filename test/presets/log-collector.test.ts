@@ -231,7 +231,10 @@ describe('LogCollector overrides', () => {
   test('fails on bad outputs with a clear message', () => {
     expect(() => LogOutput.forward('', 24224)).toThrow(/LogOutput.forward: host "" is not a host name/);
     expect(() => LogOutput.forward('fluentd', 70000)).toThrow(/port must be a whole number from 1 to 65535, got 70000/);
-    expect(() => LogOutput.loki('loki:3100')).toThrow(/must use http or https/);
+    expect(() => LogOutput.loki('loki-gateway.logging.svc:3100')).toThrow(
+      'LogOutput.loki: "loki-gateway.logging.svc:3100" has no scheme: write the URL with http:// or https://, e.g. LogOutput.loki(\'http://loki-gateway.logging.svc:3100\')');
+    expect(() => LogOutput.loki('loki:3100')).toThrow(/"loki:3100" has no scheme/);
+    expect(() => LogOutput.loki('ftp://loki:3100')).toThrow('LogOutput.loki: "ftp://loki:3100" must use http:// or https://, got "ftp://"');
     expect(() => LogOutput.loki('not a url')).toThrow(/is not a URL/);
     expect(() => LogOutput.loki('https://user:pw@logs.example.com')).toThrow(/carries credentials/);
     expect(() => LogOutput.custom({ match: '*' })).toThrow(/needs a "name"/);
