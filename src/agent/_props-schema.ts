@@ -107,7 +107,7 @@ export const ACCESS_RULE: Shape = struct('AccessRule', {
 export const ACCESS_RULES: Shape = list(ACCESS_RULE, 'a list of RBAC rules', "[{ resources: ['pods'], verbs: ['get', 'list', 'watch'] }]");
 
 export const HOST_ACCESS_REASON: Shape = struct('HostAccessReason', {
-  type: oneOf(() => Object.values(HostAccessType), 'HostAccessType.HOST_PATH'),
+  type: oneOf(() => HostAccessType, 'HostAccessType.HOST_PATH'),
   detail: required(string("'/var/log (read-only)'"), "say which privilege, in the review's words, e.g. detail: '/var/log (read-only)'"),
   container: string("'agent'"),
   reason: string(),

@@ -21,15 +21,14 @@ export const CPU: Shape = instance((v) => typeof v?.amount === 'string', 'a Cpu'
 export const PERCENT_OR_ABSOLUTE: Shape = instance((v) => typeof v?.isZero === 'function', 'a PercentOrAbsolute',
   'PercentOrAbsolute.absolute(1) or PercentOrAbsolute.percent(10)');
 
-const values = (e: object) => () => Object.values(e) as string[];
 
 /**
  * The enums the props take whose values no other check reads, from cdk8s-plus-28 when first checked. (Effects, host
  * path types, propagations and capabilities are checked by their classes, with messages of their own.)
  */
-export const PROTOCOL: Shape = oneOf(() => values(kplus().Protocol)(), 'Protocol.TCP');
-export const DNS_POLICY: Shape = oneOf(() => values(kplus().DnsPolicy)(), 'DnsPolicy.CLUSTER_FIRST');
-export const SEVERITY: Shape = oneOf(values(Severity), 'Severity.HIGH');
+export const PROTOCOL: Shape = oneOf(() => kplus().Protocol, 'Protocol.TCP');
+export const DNS_POLICY: Shape = oneOf(() => kplus().DnsPolicy, 'DnsPolicy.CLUSTER_FIRST');
+export const SEVERITY: Shape = oneOf(() => Severity, 'Severity.HIGH');
 
 /** a written reason, which turns a host privilege on. */
 export const JUSTIFICATION: Shape = struct('Justification', { reason: string() }, {

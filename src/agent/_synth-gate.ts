@@ -15,6 +15,7 @@ import { descriptorOf } from '../model/_host-privileges';
 import { HostAccess } from '../model/host-access';
 import { HostAccessItem } from '../model/host-access-item';
 import { HostAccessReasons } from '../model/host-access-reasons';
+import { HostAccessType } from '../model/host-access-type';
 import { PodSecurityLevel } from '../model/pod-security';
 import { WorkloadEvaluation } from '../review/_memo';
 import { ReviewOptions } from '../review/review-options';
@@ -152,8 +153,18 @@ export class SynthGate {
       if (!descriptorOf(item.type).reasonRequired(item)) continue;
       if (HostAccessReasons.find(recorded, item.type, item.detail, item.container)?.reason.trim()) continue;
       const where = item.container ? ` in container "${item.container}"` : '';
-      errors.push(`${item.type}${item.detail ? ` ${item.detail}` : ''}${where} has no recorded reason: set it through the props (which take a reason) or call addHostAccessReason({ type: '${item.type}', detail: '${item.detail}', reason: '...' })`);
+      errors.push(`${item.type}${item.detail ? ` ${item.detail}` : ''}${where} has no recorded reason: set it through the props (which take a reason) or call agent.addHostAccessReason({ type: HostAccessType.${enumKey(item.type)}, detail: ${quote(item.detail)}, reason: '...' })`);
     }
     return errors;
   }
+}
+
+/** the name of a HostAccessType value in code (`HOST_PID` for 'hostPID'), as the fix a message suggests must compile. */
+function enumKey(type: string): string {
+  return Object.entries(HostAccessType).find(([, value]) => value === type)?.[0] ?? type;
+}
+
+/** a string literal in single quotes, as the TypeScript and Python snippets write them. */
+function quote(text: string): string {
+  return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }

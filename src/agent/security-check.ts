@@ -238,7 +238,7 @@ function unknownCustomRules(scope: IConstruct, packs: ReviewPack[]): string[] {
       const rule = (entry.data as Acknowledgement).rule;
       if (Acknowledgements._isLibraryRule(rule) || ids.includes(rule)) continue;
       errors.push(`[${c.node.path}] acknowledgement of ${JSON.stringify(rule)}: no rule of the packs this SecurityCheck runs (${packs.map((p) => p.id).join(', ')}) has this ID` +
-        didYouMean(rule, ids, ': give the pack that defines it to SecurityCheck.apply(scope, { packs: [...] })'));
+        didYouMean(rule, ids, ': give the pack that defines it to SecurityCheck.apply(scope, { packs: [...ReviewPack.defaults(), yourPack] })'));
     }
   }
   return errors;

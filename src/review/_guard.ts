@@ -154,15 +154,22 @@ export function number(example?: string): Shape {
   return shape;
 }
 
-/** one of a list of strings, e.g. an enum's values (read when first checked, so a lazily loaded module stays unloaded). */
-export function oneOf(values: () => string[], example: string): Shape {
+/**
+ * One of an enum's values (read when first checked, so a lazily loaded module stays unloaded). `example` names a member
+ * in code, `Enum.MEMBER`: a near miss is answered with the member to write (`did you mean HostAccessType.HOST_PID?`),
+ * which compiles in TypeScript and reads the same in the other jsii languages, where the string value does not.
+ */
+export function oneOf(members: () => object, example: string): Shape {
+  const enumName = example.split('.')[0];
   return {
     expected: 'one of',
     example,
     check: (value, path, report) => {
-      const allowed = values();
+      const entries = Object.entries(members()) as [string, string][];
+      const allowed = entries.map(([, v]) => v);
       if (typeof value === 'string' && allowed.includes(value)) return value;
-      const hint = typeof value === 'string' ? didYouMean(value, allowed, '') : '';
+      const suggestion = typeof value === 'string' ? closest(value, allowed) : undefined;
+      const hint = suggestion !== undefined ? `: did you mean ${enumName}.${entries.find(([, v]) => v === suggestion)![0]}?` : '';
       return report(`${path} ${received(value)} is not one of ${allowed.join(', ')} (e.g. ${example})${hint}`);
     },
   };
@@ -178,13 +185,25 @@ export function instance(is: (value: any) => boolean, expected: string, example?
   return shape;
 }
 
-/** the fix for a single value where a list belongs: a list of its words, or of the value. */
-function listHint(value: unknown): string {
+/**
+ * The fix for a single value where a list belongs: a list of its words, or of the value, when those are items the list
+ * takes (otherwise the list's example is the fix: a suggestion must be one the check accepts).
+ */
+function listHint(value: unknown, item: Shape): string {
+  const accepts = (v: unknown) => {
+    try {
+      item.check(v, '', (message) => { throw new Error(message); });
+      return true;
+    } catch {
+      return false;
+    }
+  };
   if (typeof value === 'string') {
     const words = value.trim().split(/\s+/).filter((w) => w !== '');
-    return words.length > 1 ? `: write one item per word, e.g. ${show(words)}` : `: write a list, e.g. ${show([value])}`;
+    if (words.length > 1) return words.every(accepts) ? `: write one item per word, e.g. ${show(words)}` : '';
+    return accepts(value) ? `: write a list, e.g. ${show([value])}` : '';
   }
-  return value !== null && typeof value === 'object' ? ': put it in a list, [ ... ]' : '';
+  return value !== null && typeof value === 'object' && accepts(value) ? ': put it in a list (of one item)' : '';
 }
 
 /** a list; each item is checked at `path[label]`, the label naming the item (its name) or its index. */
@@ -193,7 +212,7 @@ export function list(item: Shape, expected: string, example: string, label?: (it
     expected,
     example,
     check: (value, path, report) => {
-      if (!Array.isArray(value)) return report(wrong(shape, path, value, listHint(value)));
+      if (!Array.isArray(value)) return report(wrong(shape, path, value, listHint(value, item)));
       return value.map((v, i) => {
         let name: unknown;
         try {

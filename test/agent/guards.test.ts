@@ -30,7 +30,7 @@ function rejected(props: any): string {
 
 describe('an object where a list belongs (was: TypeError "object is not iterable")', () => {
   test.each([
-    ['tolerations', { tolerations: Toleration.controlPlane() }, /^\[test\/node-agent\] tolerations must be a list of tolerations \(e\.g\. \[Toleration\.controlPlane\(\)\]\), got Toleration \{"key":"node-role.*: put it in a list, \[ \.\.\. \]$/],
+    ['tolerations', { tolerations: Toleration.controlPlane() }, /^\[test\/node-agent\] tolerations must be a list of tolerations \(e\.g\. \[Toleration\.controlPlane\(\)\]\), got Toleration \{"key":"node-role.*: put it in a list \(of one item\)$/],
     ['hostMounts', { hostMounts: HostMount.readOnly('/var/log', { reason: 'r' }) }, /^\[test\/node-agent\] hostMounts must be a list of host mounts .*, got HostMount \{"hostPath":"\/var\/log"/],
     ['ports', { ports: { name: 'metrics', containerPort: 9100 } }, /^\[test\/node-agent\] ports must be a list of ports .*, got \{"name":"metrics","containerPort":9100\}/],
     ['capabilities', { capabilities: { capability: Capability.NET_ADMIN, reason: 'r' } }, /^\[test\/node-agent\] capabilities must be a list of capabilities with their reasons/],
@@ -80,9 +80,9 @@ describe('values of the wrong type', () => {
     ['hostNetwork: true', { hostNetwork: true }, "[test/node-agent] hostNetwork must be an object with the reason (e.g. { reason: 'reads the node\\'s network interfaces' }), got true"],
     ["privileged: 'because'", { privileged: 'because' }, /^\[test\/node-agent\] privileged must be an object with the reason .*, got "because"$/],
     ['a protocol in lower case', { ports: [{ name: 'dns', containerPort: 53, protocol: 'udp' }] },
-      '[test/node-agent] ports[dns].protocol "udp" is not one of TCP, UDP, SCTP (e.g. Protocol.TCP): did you mean "UDP"?'],
-    ['a DNS policy in lower case', { dnsPolicy: 'clusterfirst' }, /^\[test\/node-agent\] dnsPolicy "clusterfirst" is not one of ClusterFirst, .*: did you mean "ClusterFirst"\?$/],
-    ['reviewFailOn in upper case', { reviewFailOn: 'HIGH' }, /^\[test\/node-agent\] reviewFailOn "HIGH" is not one of low, medium, high, critical \(e\.g\. Severity\.HIGH\): did you mean "high"\?$/],
+      '[test/node-agent] ports[dns].protocol "udp" is not one of TCP, UDP, SCTP (e.g. Protocol.TCP): did you mean Protocol.UDP?'],
+    ['a DNS policy in lower case', { dnsPolicy: 'clusterfirst' }, /^\[test\/node-agent\] dnsPolicy "clusterfirst" is not one of ClusterFirst, .*: did you mean DnsPolicy\.CLUSTER_FIRST\?$/],
+    ['reviewFailOn in upper case', { reviewFailOn: 'HIGH' }, /^\[test\/node-agent\] reviewFailOn "HIGH" is not one of low, medium, high, critical \(e\.g\. Severity\.HIGH\): did you mean Severity\.HIGH\?$/],
     ['a number of seconds as minReady', { minReady: 30 }, '[test/node-agent] minReady must be a Duration (e.g. Duration.seconds(30)), got 30'],
     ['a symbol', { namespace: Symbol('ns') }, "[test/node-agent] namespace must be a string (e.g. 'observability'), got Symbol(ns)"],
     ['a bigint', { fsGroup: 10n }, '[test/node-agent] fsGroup must be a number (e.g. 65534), got 10n'],
@@ -174,7 +174,7 @@ describe("the methods' arguments", () => {
     ['addEnv value', () => a().addEnv('LEVEL', 3 as any), '[test/node-agent] env.LEVEL must be a string, got 3'],
     ['addNodeSelector', () => a().addNodeSelector('tier', 1 as any), /^\[test\/node-agent\] nodeSelector\.tier must be a string/],
     ['addHostAccessReason', () => a().addHostAccessReason({ type: 'hostpath' as any, detail: '/x (read-only)', reason: 'r' }),
-      /^\[test\/node-agent\] addHostAccessReason\(reason\)\.type "hostpath" is not one of .*: did you mean "hostPath"\?$/],
+      /^\[test\/node-agent\] addHostAccessReason\(reason\)\.type "hostpath" is not one of .*: did you mean HostAccessType\.HOST_PATH\?$/],
     ['addHostAccessReason without detail', () => a().addHostAccessReason({ type: HostAccessType.HOST_PID, reason: 'r' } as any), /addHostAccessReason\(reason\)\.detail is required/],
     ['coverage', () => a().coverage({ items: [] } as any), /^\[test\/node-agent\] coverage: nodes must be an array of Node objects/],
     ['rolloutPlan', () => a().rolloutPlan('3' as any), /^\[test\/node-agent\] rolloutPlan: nodeCount "3" is not a number of nodes/],

@@ -718,7 +718,7 @@ describe('escape hatch', () => {
       return { c, agent };
     };
     const bare = patched();
-    expect(() => synthValid(bare.c)).toThrow(/\[test\/node-agent\] hostPath \/var\/log \(read-only\) has no recorded reason: .*addHostAccessReason\(\{ type: 'hostPath', detail: '\/var\/log \(read-only\)', reason: '\.\.\.' \}\)/);
+    expect(() => synthValid(bare.c)).toThrow(/\[test\/node-agent\] hostPath \/var\/log \(read-only\) has no recorded reason: .*agent\.addHostAccessReason\(\{ type: HostAccessType\.HOST_PATH, detail: '\/var\/log \(read-only\)', reason: '\.\.\.' \}\)/);
     const explained = patched();
     explained.agent.addHostAccessReason({ type: HostAccessType.HOST_PATH, detail: '/var/log (read-only)', reason: 'tails container logs' });
     acknowledgeAll(explained.agent);

@@ -77,12 +77,11 @@ describe('coverage: text output', () => {
 
   test('a DaemonSet placed by required node affinity shows its terms under the table, kubectl\'s selector syntax', async () => {
     const t = tempFiles();
-    const ds = dsObj('zonal', {
-      affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [
-        { matchExpressions: [{ key: 'zone', operator: 'In', values: ['a', 'b'] }, { key: 'spot', operator: 'DoesNotExist' }] },
-        { matchExpressions: [{ key: 'gpu', operator: 'Exists' }, { key: 'cores', operator: 'Gt', values: ['8'] }], matchFields: [{ key: 'metadata.name', operator: 'NotIn', values: ['cp'] }] },
-      ] } } },
-    });
+    const terms = [
+      { matchExpressions: [{ key: 'zone', operator: 'In', values: ['a', 'b'] }, { key: 'spot', operator: 'DoesNotExist' }] },
+      { matchExpressions: [{ key: 'gpu', operator: 'Exists' }, { key: 'cores', operator: 'Gt', values: ['8'] }], matchFields: [{ key: 'metadata.name', operator: 'NotIn', values: ['cp'] }] },
+    ];
+    const ds = dsObj('zonal', { affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: terms } } } });
     const r = await runCli('coverage', '--nodes', t.write('n.yaml', nodeList(NODES)), t.write('a.yaml', stringify(ds)));
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('default     zonal   2         <none>\n  required node affinity: zone in (a,b),!spot or gpu,cores>8,field:metadata.name notin (cp)\n');

@@ -72,10 +72,10 @@ describe('guard', () => {
   });
 
   test('one of: the values, an example and the closest value', () => {
-    const shape = oneOf(() => ['ClusterFirst', 'Default'], 'DnsPolicy.DEFAULT');
+    const shape = oneOf(() => ({ CLUSTER_FIRST: 'ClusterFirst', DEFAULT: 'Default' }), 'DnsPolicy.DEFAULT');
     expect(guard(report, 'dnsPolicy', 'Default', shape)).toBe('Default');
     expect(errorOf(() => guard(report, 'dnsPolicy', 'clusterfirst', shape)))
-      .toBe('dnsPolicy "clusterfirst" is not one of ClusterFirst, Default (e.g. DnsPolicy.DEFAULT): did you mean "ClusterFirst"?');
+      .toBe('dnsPolicy "clusterfirst" is not one of ClusterFirst, Default (e.g. DnsPolicy.DEFAULT): did you mean DnsPolicy.CLUSTER_FIRST?');
     expect(errorOf(() => guard(report, 'dnsPolicy', 1, shape))).toBe('dnsPolicy 1 is not one of ClusterFirst, Default (e.g. DnsPolicy.DEFAULT)');
   });
 
@@ -93,7 +93,7 @@ describe('guard', () => {
     expect(checked).toEqual([{ name: 'a', port: 1 }, { name: 'b' }]);
     expect(checked).not.toBe(given);
     expect(errorOf(() => guard(report, 'ports', { name: 'a' }, shape)))
-      .toBe("ports must be a list of ports (e.g. [{ name: 'metrics' }]), got {\"name\":\"a\"}: put it in a list, [ ... ]");
+      .toBe("ports must be a list of ports (e.g. [{ name: 'metrics' }]), got {\"name\":\"a\"}: put it in a list (of one item)");
     expect(errorOf(() => guard(report, 'ports', [{ name: 'a', port: '80' }], shape))).toBe('ports[a].port must be a number (e.g. 80), got "80": write 80 without quotes');
     expect(errorOf(() => guard(report, 'ports', [{ port: 80 }], shape))).toBe('ports[0].name is required: name it');
     expect(errorOf(() => guard(report, 'ports', [null], shape))).toBe("ports[0] must be a Port object (e.g. { name: 'metrics' }), got null");
