@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as cdk8s from 'cdk8s';
+import * as plus from 'cdk8s-plus-28';
 import * as ts from 'typescript';
 import { parseAllDocuments } from 'yaml';
 import * as lib from '../../src';
@@ -32,7 +33,7 @@ function runQuickStart(): any[] {
       super({ ...props, outdir });
     }
   }
-  const modules: Record<string, unknown> = { 'cdk8s': { ...cdk8s, App: TempApp }, 'cdk8s-node-agents': lib, 'cdk8s-plus-28': require('cdk8s-plus-28') };
+  const modules: Record<string, unknown> = { 'cdk8s': { ...cdk8s, App: TempApp }, 'cdk8s-node-agents': lib, 'cdk8s-plus-28': plus };
   const js = ts.transpileModule(quickStartCode(), { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2020 } }).outputText;
   const fakeRequire = (name: string) => {
     if (!(name in modules)) throw new Error(`the Quick start imports ${name}, which this test does not provide`);
