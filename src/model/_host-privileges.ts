@@ -43,6 +43,8 @@ export interface HostPrivilegeDescriptor {
   readonly grantedBy: string;
   /** how `detail` identifies one privilege of this type, for people. */
   readonly detailFormat: string;
+  /** what its risk depends on, for people (the explanation of NA-HOST-ACCESS-REASON in RULES.md): a fixed level, or the facts `assess` reads. */
+  readonly riskBasis: { readonly fixed: RiskLevel } | { readonly dependsOn: string };
   /** every privilege of this type the pod takes (unsorted; `HostAccess.of` sorts). Throws on a field of the wrong type. */
   detect(view: PodSpecView): HostAccessItem[];
   /** the privilege in a finding's words: `hostPath /var/log (read-only)`, `hostNetwork`, `runAsRoot (may run as UID 0)`. */
@@ -119,6 +121,7 @@ function hostNamespace(type: HostAccessType, risk: FixedRisk): HostPrivilegeDesc
     label: () => type,
     field: () => type,
     assess: () => ({ ...risk }),
+    riskBasis: { fixed: risk.risk },
     reasonRequired: () => true,
     podSecurityCheck: () => PodSecurityCheck.HOST_NAMESPACES,
   };
@@ -139,6 +142,7 @@ function containerFlag(
     label: () => type,
     field: (item, podSpec) => containerFieldOf(podSpec, item.container, fieldSuffix),
     assess: () => ({ ...risk }),
+    riskBasis: { fixed: risk.risk },
     reasonRequired: () => true,
     podSecurityCheck: () => check,
   };
@@ -321,6 +325,7 @@ const DESCRIPTORS = {
       const i = volumes.findIndex((v: any) => v && v.name === item.volumes?.[0]);
       return i >= 0 ? `volumes[${i}].hostPath` : 'volumes';
     },
+    riskBasis: { dependsOn: 'the path, read-only or read-write, and its mount propagation' },
     assess: (item) => {
       const { path, readOnly } = pathAndMode(item);
       const assessment = pathRisk(path, readOnly, { type: item.hostPathType, initOnly: item.onlyInitContainers === true });
@@ -367,6 +372,7 @@ const DESCRIPTORS = {
     describe: (ref) => `${ref.type} ${ref.detail}${(ref as HostAccessItem).viaHostNetwork ? ' (a container port on the host network)' : ''}`,
     label: (ref) => `${ref.type} ${ref.detail}${(ref as HostAccessItem).viaHostNetwork ? ' (through hostNetwork)' : ''}`,
     field: (item, podSpec) => containerFieldOf(podSpec, item.container, 'ports'),
+    riskBasis: { dependsOn: 'the port number and whether the pod is on the host network' },
     assess: (item) => hostPortRisk(item.port ?? Number(/^(\d+)/.exec(item.detail)?.[1]), item.viaHostNetwork === true),
     // a port reached through hostNetwork is explained by the hostNetwork's reason: it is the cause, and has its own item
     reasonRequired: (item) => item.viaHostNetwork !== true,
@@ -401,6 +407,7 @@ const DESCRIPTORS = {
         : 'securityContext.windowsOptions.hostProcess';
     },
     assess: hostProcessRisk,
+    riskBasis: { fixed: RiskLevel.CRITICAL },
     reasonRequired: () => true,
     podSecurityCheck: () => PodSecurityCheck.WINDOWS_HOST_PROCESS,
   },
@@ -413,6 +420,7 @@ const DESCRIPTORS = {
     describe: (ref) => `${ref.type} ${ref.detail}`,
     label: (ref) => `${ref.type} ${ref.detail}`,
     field: (item, podSpec) => containerFieldOf(podSpec, item.container, 'securityContext.capabilities.add'),
+    riskBasis: { dependsOn: 'the capability and the host namespaces the pod shares' },
     assess: (item) => capabilityRisk(capabilityDetail(String(item.detail)), item.hostNamespaces),
     reasonRequired: () => true,
     podSecurityCheck: (ref) => (BASELINE_CAPABILITIES.has(ref.detail) ? undefined : PodSecurityCheck.CAPABILITIES_BASELINE),

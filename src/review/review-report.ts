@@ -5,14 +5,13 @@ import { Finding } from './finding';
  */
 export interface HostAccessEntry {
   /**
-   * The kind of privilege: a `HostAccessType` value (`hostPath`, `hostNetwork`, `hostPID`, `hostIPC`, `hostPort`,
-   * `privileged`, `hostProcess`, `capability`, `runAsRoot`).
+   * The kind of privilege: a `HostAccessType` value.
    */
   readonly type: string;
 
   /**
-   * Which privilege: the host path with `(read-only)` or `(read-write)`, the capability, `port/protocol`, the container
-   * name (privileged, hostProcess, runAsRoot), or empty (host namespaces).
+   * Which privilege of that kind, in the format `HostAccessReason` documents per type (the host path with its mode, the
+   * capability, `port/protocol`, a container name, or empty).
    */
   readonly detail: string;
 

@@ -121,7 +121,7 @@ describe('review: --json', () => {
       ['hostPID', '', 'high'],
       ['hostPort', '9100/TCP', 'low'],
     ]);
-    const types = ['hostPath', 'hostNetwork', 'hostPID', 'hostIPC', 'hostPort', 'privileged', 'hostProcess', 'capability', 'runAsRoot'];
+    const types: string[] = Object.values(HostAccessType);
     for (const h of w.hostAccess) expect(types).toContain(h.type);
     for (const f of w.findings) {
       expect(typeof f.rule).toBe('string');

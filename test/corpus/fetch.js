@@ -15,9 +15,15 @@
 // sha256 are verified; any mismatch, a missing `go`, or a version the registry does not serve is an error that
 // names the source. Nothing is skipped silently.
 //
+// Speed on a cold machine: the modules are downloaded by several `go mod download` processes at once (the module
+// cache locks what they share), while helm is built beside them; helm's binary is cached outside the repository,
+// keyed by its module version and go.sum hash (`$XDG_CACHE_HOME/cdk8s-node-agents/helm/`, as the control plane's
+// binaries are), so a fresh clone on the same machine does not build it again. A line is printed as each module
+// arrives, and every 10 s while anything is still under way.
+//
 // usage: node test/corpus/fetch.js [NAME...]     (no NAME: every source)
 'use strict';
-const { spawnSync } = require('child_process');
+const { spawn, spawnSync } = require('child_process');
 const crypto = require('crypto');
 const fs = require('fs');
 const os = require('os');
@@ -37,6 +43,24 @@ function sha256(data) {
   return crypto.createHash('sha256').update(data).digest('hex');
 }
 
+/** the processes runAsync started and that still run: stopped when the fetch fails. */
+const children = new Set();
+
+/** `cmd args` as a promise of { status, stdout, stderr }: several run at once. */
+function runAsync(cmd, args, opts = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd: os.tmpdir(), ...opts, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.add(child);
+    child.on('exit', () => children.delete(child));
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => { stdout += d; });
+    child.stderr.on('data', (d) => { stderr += d; });
+    child.on('error', (e) => reject(e.code === 'ENOENT' ? new CorpusError(`\`${cmd}\` is not on PATH: the corpus (test/corpus/README.md) needs it`) : e));
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
 function run(cmd, args, opts = {}) {
   const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, cwd: os.tmpdir(), ...opts });
   if (r.error) {
@@ -46,31 +70,57 @@ function run(cmd, args, opts = {}) {
   return r;
 }
 
+/** how many `go mod download` processes run at once: the downloads wait on the network more than on the CPU. */
+const PARALLEL_DOWNLOADS = 6;
+
 /** go mod download -json M@V: the extracted module directory, after checking the go.sum hash. */
 const modules = new Map();
-function goModule(entry, what) {
+async function downloadModule(entry, what) {
   const key = `${entry.module}@${entry.version}`;
-  if (!modules.has(key)) {
-    const env = { ...process.env, GOWORK: 'off' };
-    if (entry.checksumDatabase === false) {
-      // the checksum database has no record of this pseudo-version; the h1: hash below, recorded when it was
-      // first downloaded, takes its place, and every file's sha256 is checked too.
-      env.GONOSUMDB = [process.env.GONOSUMDB, entry.module].filter(Boolean).join(',');
-    }
-    const r = run('go', ['mod', 'download', '-json', key], { env });
-    let info;
-    try {
-      info = JSON.parse(r.stdout);
-    } catch {
-      fail(`${what}: \`go mod download -json ${key}\` failed: ${(r.stderr || r.stdout).trim()}`);
-    }
-    if (info.Error || r.status !== 0) {
-      fail(`${what}: the Go module proxy does not serve ${key}: ${info.Error || r.stderr.trim()}`);
-    }
-    if (info.Sum !== entry.sum) fail(`${what}: ${key} has go.sum hash ${info.Sum}, sources.json records ${entry.sum}`);
-    modules.set(key, info.Dir);
+  const env = { ...process.env, GOWORK: 'off' };
+  if (entry.checksumDatabase === false) {
+    // the checksum database has no record of this pseudo-version; the h1: hash below, recorded when it was
+    // first downloaded, takes its place, and every file's sha256 is checked too.
+    env.GONOSUMDB = [process.env.GONOSUMDB, entry.module].filter(Boolean).join(',');
   }
-  return modules.get(key);
+  const r = await runAsync('go', ['mod', 'download', '-json', key], { env });
+  let info;
+  try {
+    info = JSON.parse(r.stdout);
+  } catch {
+    fail(`${what}: \`go mod download -json ${key}\` failed: ${(r.stderr || r.stdout).trim()}`);
+  }
+  if (info.Error || r.status !== 0) {
+    fail(`${what}: the Go module proxy does not serve ${key}: ${info.Error || r.stderr.trim()}`);
+  }
+  if (info.Sum !== entry.sum) fail(`${what}: ${key} has go.sum hash ${info.Sum}, sources.json records ${entry.sum}`);
+  modules.set(key, info.Dir);
+  return info;
+}
+
+/** the extracted directory of a module downloaded by downloadAll. */
+function goModule(entry) {
+  return modules.get(`${entry.module}@${entry.version}`);
+}
+
+/** downloads every module of `entries` (each once), PARALLEL_DOWNLOADS at a time, printing a line as each arrives. */
+async function downloadAll(entries, progress) {
+  const unique = new Map();
+  for (const { entry, what } of entries) unique.set(`${entry.module}@${entry.version}`, { entry, what });
+  const queue = [...unique.values()];
+  let done = 0;
+  const worker = async () => {
+    for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+      const key = `${next.entry.module}@${next.entry.version}`;
+      progress.active.add(key);
+      const info = await downloadModule(next.entry, next.what);
+      progress.active.delete(key);
+      done++;
+      const size = info.Zip && fs.existsSync(info.Zip) ? ` (${(fs.statSync(info.Zip).size / 1e6).toFixed(1)} MB)` : '';
+      progress.line(`module ${done}/${unique.size}: ${key}${size}`);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(PARALLEL_DOWNLOADS, queue.length) }, worker));
 }
 
 /** sha256 over the sorted list of "relative path NUL sha256 LF" of every file under dir. */
@@ -107,26 +157,51 @@ function dropKinds(text, kinds, what) {
   return { text: kept.join(''), removed };
 }
 
-function ensureHelm(renderer) {
-  const bin = path.join(OUT, 'bin');
-  const helm = path.join(bin, 'helm');
-  const stamp = path.join(bin, 'helm.source');
-  const id = `${renderer.package}@${renderer.version} ${renderer.sum}`;
-  goModule(renderer, 'renderer helm');
-  if (fs.existsSync(helm) && fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === id) return helm;
-  fs.mkdirSync(bin, { recursive: true });
-  const r = run('go', ['install', `${renderer.package}@${renderer.version}`], {
-    env: { ...process.env, GOWORK: 'off', GOBIN: bin },
+/** where helm's binary for this renderer entry is cached, outside the repository. */
+function helmCacheDir(renderer) {
+  const root = process.env.CDK8S_NODE_AGENTS_HELM_CACHE
+    ?? path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'cdk8s-node-agents', 'helm');
+  const key = crypto.createHash('sha256').update(`${renderer.package}@${renderer.version} ${renderer.sum}`).digest('hex').slice(0, 12);
+  return path.join(root, `${renderer.version}-${key}`);
+}
+
+/** helm's binary: cached, or built now with `go install` (its module's go.sum hash checked first). */
+async function ensureHelm(renderer, progress) {
+  const dir = helmCacheDir(renderer);
+  const helm = path.join(dir, 'helm');
+  if (fs.existsSync(helm)) {
+    progress.line(`helm ${renderer.version}: cached in ${dir}`);
+    return helm;
+  }
+  await downloadModule(renderer, 'renderer helm');
+  progress.line(`helm ${renderer.version}: building it with Go (cold caches: a few minutes on 2 cores), into ${dir}`);
+  progress.active.add(`go install helm ${renderer.version}`);
+  const tmp = `${dir}.tmp-${process.pid}`;
+  fs.mkdirSync(tmp, { recursive: true });
+  const r = await runAsync('go', ['install', `${renderer.package}@${renderer.version}`], {
+    env: { ...process.env, GOWORK: 'off', GOBIN: tmp },
   });
+  progress.active.delete(`go install helm ${renderer.version}`);
   if (r.status !== 0) fail(`renderer helm: \`go install ${renderer.package}@${renderer.version}\` failed: ${r.stderr.trim()}`);
-  fs.writeFileSync(stamp, id);
+  fs.mkdirSync(path.dirname(dir), { recursive: true });
+  try {
+    fs.renameSync(tmp, dir);
+  } catch (e) {
+    // another run built it meanwhile: keep that one
+    if (!fs.existsSync(helm)) throw e;
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+  progress.line(`helm ${renderer.version}: built`);
   return helm;
 }
 
-function assemble(entry, renderers) {
-  const what = `corpus source ${entry.name} (${entry.module}@${entry.version})`;
-  if (entry.registry !== 'go') fail(`${what}: unknown registry ${entry.registry}`);
-  const dir = goModule(entry, what);
+function describe(entry) {
+  return `corpus source ${entry.name} (${entry.module}@${entry.version})`;
+}
+
+function assemble(entry, helm) {
+  const what = describe(entry);
+  const dir = goModule(entry);
   if (entry.helmChart) {
     const c = entry.helmChart;
     const chart = path.join(dir, c.path);
@@ -134,7 +209,6 @@ function assemble(entry, renderers) {
     if (tree.sha256 !== c.treeSha256 || tree.files !== c.files) {
       fail(`${what}: chart ${c.path} has ${tree.files} files, tree sha256 ${tree.sha256}; sources.json records ${c.files}, ${c.treeSha256}`);
     }
-    const helm = ensureHelm(renderers.helm);
     const home = path.join(OUT, 'helm-home');
     const env = { ...process.env, HELM_CACHE_HOME: home, HELM_CONFIG_HOME: home, HELM_DATA_HOME: home };
     const r = run(helm, ['template', c.release, chart, '--namespace', c.namespace, '--kube-version', c.kubeVersion], { env });
@@ -161,39 +235,68 @@ function assemble(entry, renderers) {
   return text;
 }
 
-function main(argv) {
+/** one line per event, and every 10 s a line naming what is still under way. */
+function progressReporter(start) {
+  const active = new Set();
+  const seconds = () => ((Date.now() - start) / 1000).toFixed(0);
+  const line = (text) => process.stdout.write(`corpus: ${text} [${seconds()} s]\n`);
+  const timer = setInterval(() => {
+    if (active.size > 0) line(`still under way: ${[...active].join(', ')}`);
+  }, 10000);
+  return { active, line, stop: () => clearInterval(timer) };
+}
+
+/** go on PATH, or a message saying what it is for and how to get it. */
+function checkGo() {
+  const r = spawnSync('go', ['version'], { encoding: 'utf8' });
+  if (r.error?.code === 'ENOENT') {
+    fail('`go` is not on PATH: the corpus is fetched from the Go module proxy and helm is built with Go ' +
+      '(Go 1.22 or later; a newer toolchain that a module needs is fetched by Go itself): install it from https://go.dev/dl/ ' +
+      'or with your package manager (e.g. apt-get install golang-go), then run the build again');
+  }
+  if (r.status !== 0) fail(`\`go version\` failed: ${(r.stderr || r.stdout).trim()}`);
+  return r.stdout.trim();
+}
+
+async function main(argv) {
   const start = Date.now();
   const spec = JSON.parse(fs.readFileSync(path.join(HERE, 'sources.json'), 'utf8'));
   const names = new Set(spec.sources.map((s) => s.name));
   for (const a of argv) if (!names.has(a)) fail(`no corpus source named ${a} in test/corpus/sources.json`);
   const todo = argv.length ? spec.sources.filter((s) => argv.includes(s.name)) : spec.sources;
-  fs.mkdirSync(OUT, { recursive: true });
-  for (const entry of todo) {
-    const text = assemble(entry, spec.renderers);
-    const file = path.join(OUT, `${entry.name}.yaml`);
-    fs.writeFileSync(`${file}.tmp`, text);
-    fs.renameSync(`${file}.tmp`, file);
-  }
   // other upstream test data, written as published (.corpus/fixtures/<name>.yaml), e.g. Kubernetes' bootstrap RBAC roles
   const fixtures = argv.length ? [] : spec.fixtures ?? [];
-  fs.mkdirSync(path.join(OUT, 'fixtures'), { recursive: true });
-  for (const entry of fixtures) {
-    const file = path.join(OUT, 'fixtures', `${entry.name}.yaml`);
-    fs.writeFileSync(`${file}.tmp`, assemble(entry, spec.renderers));
-    fs.renameSync(`${file}.tmp`, file);
+  for (const entry of [...todo, ...fixtures]) if (entry.registry !== 'go') fail(`${describe(entry)}: unknown registry ${entry.registry}`);
+  const go = checkGo();
+  const progress = progressReporter(start);
+  progress.line(`${todo.length} manifests and ${fixtures.length} fixtures from the Go module proxy, with ${go}`);
+  try {
+    // helm is the long pole on a cold machine: it builds while the modules download
+    const helm = todo.some((e) => e.helmChart) ? ensureHelm(spec.renderers.helm, progress) : Promise.resolve(undefined);
+    await Promise.all([downloadAll([...todo, ...fixtures].map((entry) => ({ entry, what: describe(entry) })), progress), helm]);
+    const helmPath = await helm;
+    fs.mkdirSync(path.join(OUT, 'fixtures'), { recursive: true });
+    for (const entry of todo) write(path.join(OUT, `${entry.name}.yaml`), assemble(entry, helmPath));
+    for (const entry of fixtures) write(path.join(OUT, 'fixtures', `${entry.name}.yaml`), assemble(entry, helmPath));
+  } finally {
+    progress.stop();
   }
   const secs = ((Date.now() - start) / 1000).toFixed(1);
   process.stdout.write(`corpus: ${todo.length} manifests and ${fixtures.length} fixtures written to .corpus/ from their registries in ${secs} s\n`);
 }
 
+function write(file, text) {
+  fs.writeFileSync(`${file}.tmp`, text);
+  fs.renameSync(`${file}.tmp`, file);
+}
+
 if (require.main === module) {
-  try {
-    main(process.argv.slice(2));
-  } catch (e) {
+  main(process.argv.slice(2)).catch((e) => {
+    for (const child of children) child.kill();
     if (!(e instanceof CorpusError)) throw e;
     process.stderr.write(`corpus: ${e.message}\n`);
     process.exit(1);
-  }
+  });
 }
 
 module.exports = { documents, dropKinds, treeSha256 };

@@ -64,6 +64,13 @@ describe('one descriptor per host privilege type', () => {
     if (type !== HostAccessType.RUN_AS_ROOT) expect(dig(spec, field)).toBeDefined();
   });
 
+  test.each(Object.values(HostAccessType))('%s: a fixed risk basis is the risk it assesses (RULES.md states it)', (type) => {
+    const d = descriptorOf(type);
+    const [item] = HostAccess.of(SINGLE[type]);
+    if ('fixed' in d.riskBasis) expect(d.assess(item).risk).toBe(d.riskBasis.fixed);
+    else expect(d.riskBasis.dependsOn).toMatch(/^the [a-z]/);
+  });
+
   test.each(Object.values(HostAccessType))('%s: the Pod Security baseline check it names is the one Pod Security fails on it alone', (type) => {
     const spec = SINGLE[type];
     const [item] = HostAccess.of(spec);

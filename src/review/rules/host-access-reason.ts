@@ -1,5 +1,6 @@
 import { HostAccessReasons, HostRisk } from '../../model';
-import { descriptorOf } from '../../model/_host-privileges';
+import { descriptorOf, HOST_PRIVILEGES } from '../../model/_host-privileges';
+import { RiskLevel } from '../../model/risk-level';
 import { hostAccessOf } from '../_memo';
 import { describePrivilege } from '../_privileges';
 import { podField, workloadAnnotations } from '../_workload';
@@ -7,8 +8,8 @@ import { IReviewRule, RuleViolation, WorkloadContext } from '../review-rule';
 import { Severities, Severity } from '../severity';
 
 /**
- * `NA-HOST-ACCESS-REASON`: every host privilege the pod takes (as `HostAccess` lists them: hostPath, hostNetwork, hostPID,
- * hostIPC, hostPort, privileged, hostProcess, capability, runAsRoot) has a reason in the workload's
+ * `NA-HOST-ACCESS-REASON`: every host privilege the pod takes (every `HostAccessType`, as `HostAccess` lists them) has a
+ * reason in the workload's
  * `node-agents.cdk8s.io/host-access` annotation. Each finding's severity is the privilege's risk (`HostRisk`). A container
  * port that is a node port only through hostNetwork needs no reason of its own: the hostNetwork's explains it.
  */
@@ -20,8 +21,7 @@ export class HostAccessReasonRule implements IReviewRule {
   public readonly explanation = 'Host privileges are near node-level power and must be reviewed one by one. ' +
     'A reason recorded next to each privilege (in the workload\'s node-agents.cdk8s.io/host-access annotation, which NodeAgent writes ' +
     'from the reason given for each privilege) tells a reviewer why it is there and lets the next maintainer drop it when the need goes. ' +
-    'A privilege without a reason is an unreviewed one. The severity of each finding is the privilege\'s risk: critical for privileged, ' +
-    'high for hostNetwork and hostPID, and by path, capability or port for the others.';
+    `A privilege without a reason is an unreviewed one. The severity of each finding is the privilege's risk: ${riskByType()}.`;
   public readonly fix = 'record why the agent needs the privilege in the node-agents.cdk8s.io/host-access annotation ' +
     '(a JSON array of {"type", "detail", "reason"}; NodeAgent writes it from each privilege\'s reason), or drop the privilege';
 
@@ -49,4 +49,21 @@ export class HostAccessReasonRule implements IReviewRule {
     }
     return violations;
   }
+}
+
+/** the risk of each host privilege type, in words, from the descriptors: `critical for privileged and hostProcess; ...`. */
+function riskByType(): string {
+  const fixed = new Map<RiskLevel, string[]>();
+  const computed: string[] = [];
+  for (const d of HOST_PRIVILEGES) {
+    if ('fixed' in d.riskBasis) fixed.set(d.riskBasis.fixed, [...fixed.get(d.riskBasis.fixed) ?? [], d.type]);
+    else computed.push(`for ${d.type}, by ${d.riskBasis.dependsOn}`);
+  }
+  const levels = [RiskLevel.CRITICAL, RiskLevel.HIGH, RiskLevel.MEDIUM, RiskLevel.LOW].filter((l) => fixed.has(l))
+    .map((l) => `${l} for ${andList(fixed.get(l)!)}`);
+  return [...levels, ...computed].join('; ');
+}
+
+function andList(words: string[]): string {
+  return words.length <= 1 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
 }
