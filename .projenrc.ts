@@ -84,6 +84,9 @@ const project = new cdk8s.ConstructLibraryCdk8s({
 // `npm run test:corpus`, which brings them from their package registries (checked by sha256) before jest runs; a
 // source that cannot be had fails it. Cold, it needs Go and minutes (helm is built from its module), so the build's
 // tests do not wait for it; .ci/run always runs it.
+// The build's prerequisites (Node.js 20 or later), checked before anything compiles.
+project.preCompileTask.exec('node scripts/prerequisites.js');
+
 project.addTask('test:corpus', {
   description: 'Fetches the real-manifest corpus (test/corpus/fetch.js: Go module proxy, helm) and runs its suite (test/corpus)',
   steps: [

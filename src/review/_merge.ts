@@ -15,7 +15,7 @@ export const HOST_ACCESS_REASON_RULE = 'NA-HOST-ACCESS-REASON';
  * listed (a custom one) comes after these, in the order the rules ran; NA-HOST-ACCESS-REASON, which only says that a
  * reason is missing, comes last.
  */
-const SPECIFICITY = [
+export const SPECIFICITY = [
   'NA-RUNTIME-SOCKET', 'NA-PRIVILEGED', 'NA-HOSTPATH-SENSITIVE', 'NA-CAPABILITIES', 'NA-HOSTPATH-WRITABLE', 'NA-RUN-AS-NON-ROOT',
   'NA-PRIVILEGE-ESCALATION',
 ];

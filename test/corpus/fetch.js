@@ -251,7 +251,7 @@ function checkGo() {
   const r = spawnSync('go', ['version'], { encoding: 'utf8' });
   if (r.error?.code === 'ENOENT') {
     fail('`go` is not on PATH: the corpus is fetched from the Go module proxy and helm is built with Go ' +
-      '(Go 1.22 or later; a newer toolchain that a module needs is fetched by Go itself): install it from https://go.dev/dl/ ' +
+      '(Go 1.26 or later, which helm v3.22 needs; a Go from 1.21 on fetches that toolchain itself): install it from https://go.dev/dl/ ' +
       'or with your package manager (e.g. apt-get install golang-go), then run the build again');
   }
   if (r.status !== 0) fail(`\`go version\` failed: ${(r.stderr || r.stdout).trim()}`);
