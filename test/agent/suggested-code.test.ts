@@ -248,9 +248,10 @@ describe('the code messages suggest', () => {
 
   test('the built types are there and not older than the source (run npx projen compile)', () => {
     expect(fs.existsSync(LIB_TYPES)).toBe(true);
-    const newest = (dir: string): number => Math.max(...fs.readdirSync(dir, { withFileTypes: true })
+    // the newest file of each tree: a compile rewrites the declarations it changed, not necessarily index.d.ts
+    const newest = (dir: string): number => Math.max(0, ...fs.readdirSync(dir, { withFileTypes: true })
       .map((e) => (e.isDirectory() ? newest(path.join(dir, e.name)) : e.name.endsWith('.ts') ? fs.statSync(path.join(dir, e.name)).mtimeMs : 0)));
-    expect(fs.statSync(LIB_TYPES).mtimeMs).toBeGreaterThanOrEqual(newest(path.join(ROOT, 'src')) - 1000);
+    expect(newest(path.join(ROOT, 'lib'))).toBeGreaterThanOrEqual(newest(path.join(ROOT, 'src')) - 1000);
   });
 
   test.each(messages.map((m) => [m.trigger.name, m.message] as const))('%s: the message suggests code', (_, message) => {
