@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { boolean, guard, list, Report, show, string, struct } from '../review/_guard';
+import { readManifestObjects } from '../review/_input-file';
 import { ReviewPack } from '../review/review-pack';
 import { SecurityReview } from '../review/security-review';
 import { Severities, Severity } from '../review/severity';
@@ -100,19 +101,14 @@ export class SecurityReviewValidation {
    * Runs the review over the synthesized manifests (called by cdk8s-cli with its ValidationContext).
    */
   public async validate(context: any): Promise<void> {
-    // loaded on first use: requiring the library should not pay for a YAML parser only the plugin needs.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { parseAllDocuments } = require('yaml') as typeof import('yaml');
     const files: string[] = [...context.manifests];
     const manifests: any[] = [];
     const fileOf = new Map<any, string>();
     for (const file of files) {
-      for (const doc of parseAllDocuments(fs.readFileSync(file, 'utf8'))) {
-        const json = doc.toJSON();
-        if (json && typeof json === 'object') {
-          manifests.push(json);
-          fileOf.set(json, file);
-        }
+      // the one reader: the JSON kubectl would send of each document (List kinds flattened as kubectl does)
+      for (const object of readManifestObjects(file)) {
+        manifests.push(object);
+        fileOf.set(object, file);
       }
     }
     // with each object's file: an object without a namespace takes the one the rest of its file uses
