@@ -174,7 +174,7 @@ function splitDocuments(text: string, firstLine: number): Chunk[] {
     if (line.startsWith('---')) {
       const rest = line.slice(3).trim();
       if (rest !== '' && !rest.startsWith('#')) {
-        throw new ManifestSyntaxError(firstLine + i, 1, chunks.length + 1,
+        throw new ManifestSyntaxError(firstLine + i, 1, chunks.length + (buffer.length > 0 ? 2 : 1),
           `invalid YAML document separator: ${JSON.stringify(rest.slice(0, 60))} follows "---" (kubectl refuses it too); put the document's content on the next line`);
       }
       if (buffer.length > 0) chunks.push({ text: buffer.join('\n') + '\n', line: start });
