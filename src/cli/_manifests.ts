@@ -6,6 +6,7 @@
 // kubectl refuses, an alias bomb, nesting too deep to read, an empty file, and documents that are not Kubernetes
 // objects (no apiVersion or kind, metadata of the wrong shape), which the API server rejects too.
 
+import { isDeepStrictEqual } from 'util';
 import { ManifestSyntaxError, ReadDocument, readManifestStream } from '../model/_manifest-reader';
 import { InputFileError, readInputText } from '../review/_input-file';
 import { CliError } from './_command';
@@ -212,4 +213,26 @@ function identityProblem(o: { [key: string]: any }): string | undefined {
 
 function isEmpty(value: unknown): boolean {
   return value === undefined || value === null || value === '';
+}
+
+/**
+ * The Nodes of an inventory, each once: a Node given twice (the same nodes file passed twice, two snapshots joined) is
+ * one node when both copies are the same, and an error naming the node and both places when they differ (which of
+ * them is the node would be a guess).
+ */
+export function uniqueNodes(nodes: LoadedObject[]): { nodes: LoadedObject[]; problems: string[] } {
+  const byName = new Map<string, LoadedObject>();
+  const unique: LoadedObject[] = [];
+  const problems: string[] = [];
+  for (const node of nodes) {
+    const name = String(node.object?.metadata?.name ?? '');
+    const first = byName.get(name);
+    if (first === undefined) {
+      byName.set(name, node);
+      unique.push(node);
+    } else if (!isDeepStrictEqual(first.object, node.object)) {
+      problems.push(`${whereIs(node)}: Node ${name} is given twice, differently (also at ${first.file}:${first.line}, document ${first.document}${first.path === '' ? '' : `, ${first.path}`}); pass one inventory of the cluster's nodes, e.g. from 'kubectl get nodes -o yaml'`);
+    }
+  }
+  return { nodes: unique, problems };
 }

@@ -4,7 +4,7 @@ import { DaemonSetCoverage, DaemonSetUpdateStrategyType, RolloutPlan } from '../
 import { SecurityReview } from '../review';
 import { CliError, CliIo, Command, EXIT_OK, lowerFirst, oneLine, PROGRAM, parseCommandArgs, usageError } from './_command';
 import { inputErrors } from './_input-errors';
-import { InputProblems, loadObjects, LoadedObject, whereIs } from './_manifests';
+import { InputProblems, loadObjects, LoadedObject, uniqueNodes, whereIs } from './_manifests';
 
 const HELP = `usage: ${PROGRAM} coverage --nodes NODES [--nodes NODES...] [--json] FILE...
 
@@ -139,11 +139,13 @@ function load(options: Options): { nodes: any[]; daemonSets: LoadedObject[] } {
       problems.lines.push(`${file}: no Node objects found; pass a NodeList or Node documents, e.g. from 'kubectl get nodes -o yaml'`);
     }
   }
-  problems.lines.push(...inputErrors(nodeObjects.filter((o) => o.object.kind === 'Node')));
+  const nodes = uniqueNodes(nodeObjects.filter((o) => o.object.kind === 'Node'));
+  problems.lines.push(...nodes.problems);
+  problems.lines.push(...inputErrors(nodes.nodes));
   // the review with its default packs, for the input errors it finds: the same verdict on a file as `review`'s
   problems.lines.push(...inputErrors(manifests, SecurityReview.review(manifests.map((o) => o.object))));
   problems.throwIfAny();
-  return { nodes: nodeObjects.filter((o) => o.object.kind === 'Node').map((o) => o.object), daemonSets: manifests.filter((o) => o.object.kind === 'DaemonSet') };
+  return { nodes: nodes.nodes.map((o) => o.object), daemonSets: manifests.filter((o) => o.object.kind === 'DaemonSet') };
 }
 
 function reportDaemonSet(loaded: LoadedObject, nodes: any[]): DaemonSetReport {

@@ -6,7 +6,7 @@ import { CliError, CliIo, Command, EXIT_FAILURE, EXIT_OK, lowerFirst, PROGRAM, p
 import { inputErrors } from './_input-errors';
 import { ApiStatusError, KubeApi } from './_kube-api';
 import { resolveTarget } from './_kubeconfig';
-import { LoadedObject, loadObjects, whereIs } from './_manifests';
+import { LoadedObject, loadObjects, uniqueNodes, whereIs } from './_manifests';
 import { newestTimestamp } from '../model/_pod-status';
 
 const SNAPSHOT_COMMAND = 'kubectl get nodes,daemonsets,controllerrevisions,pods,events -A -o json';
@@ -184,9 +184,12 @@ function parseOptions(args: string[]): Options {
 
 function fromSnapshot(options: Options): Inventory {
   const file = options.from!;
-  const loaded = loadObjects([file]);
+  const all = loadObjects([file]);
+  const nodesOnce = uniqueNodes(all.filter((o) => o.object?.kind === 'Node'));
+  const kept = new Set(nodesOnce.nodes);
+  const loaded = all.filter((o) => o.object?.kind !== 'Node' || kept.has(o));
   // the DaemonSets and Nodes are read for placement and rollout: their fields must have the right shape
-  const errors = inputErrors(loaded);
+  const errors = [...nodesOnce.problems, ...inputErrors(loaded)];
   if (errors.length > 0) throw new CliError(errors);
   const objects = loaded.map((o) => o.object);
   const ofKind = (kind: string) => objects.filter((o) => o?.kind === kind);

@@ -341,3 +341,24 @@ describe('coverage --help', () => {
 function escape(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+describe('coverage: a node inventory given twice', () => {
+  test('the same nodes file twice counts each node once', async () => {
+    const t = tempFiles();
+    const nodes = t.write('n.yaml', nodeList(NODES));
+    const app = t.write('a.yaml', stringify(dsObj('agent')));
+    const once = await runCli('coverage', '--json', '--nodes', nodes, app);
+    const twice = await runCli('coverage', '--json', '--nodes', nodes, '--nodes', nodes, app);
+    expect(twice.stderr).toBe('');
+    expect(JSON.parse(twice.stdout)).toEqual(JSON.parse(once.stdout));
+    expect(JSON.parse(twice.stdout).nodeCount).toBe(3);
+  });
+
+  test('one node in two different copies is an error naming the node and both places', async () => {
+    const t = tempFiles();
+    const nodes = t.write('n.yaml', nodeList(NODES));
+    const other = t.write('w2.yaml', stringify(nodeObj('w2', { zone: 'c' })));
+    expectOneErrorLine(await runCli('coverage', '--nodes', nodes, '--nodes', other, t.write('a.yaml', stringify(dsObj('agent')))), 2,
+      new RegExp(`^error: ${escape(other)}:1: document 1 \\(Node w2\\): Node w2 is given twice, differently \\(also at ${escape(nodes)}:\\d+, document 1, items\\[2\\]\\); pass one inventory of the cluster's nodes`));
+  });
+});

@@ -141,3 +141,20 @@ describe('status --help', () => {
     expect((await runCli('--help')).stdout).toMatch(/^ {2}status +explain running DaemonSets node by node/m);
   });
 });
+
+describe('status --from: a Node listed twice', () => {
+  test('is one node when both copies are the same, and an error naming it when they differ', async () => {
+    const f = snapshotFiles();
+    const nodes = f.snapshot.items.filter((o: any) => o.kind === 'Node');
+    const twice = { ...f.snapshot, items: [...f.snapshot.items, nodes[1]] };
+    const once = await runCli('status', '--from', f.json, '--json');
+    const r = await runCli('status', '--from', f.write('twice.json', JSON.stringify(twice)), '--json');
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toEqual(JSON.parse(once.stdout));
+    expect(JSON.parse(r.stdout).daemonSets[1].nodes.map((n: any) => n.name)).toEqual(['kind-control-plane', 'kind-worker', 'kind-worker2']);
+    const changed = { ...nodes[1], metadata: { ...nodes[1].metadata, labels: { ...nodes[1].metadata.labels, zone: 'b' } } };
+    const differ = f.write('differ.json', JSON.stringify({ ...f.snapshot, items: [...f.snapshot.items, changed] }));
+    expectOneErrorLine(await runCli('status', '--from', differ), 2,
+      new RegExp(`^error: ${differ.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:1: document 1, items\\[${f.snapshot.items.length}\\] \\(Node kind-worker\\): Node kind-worker is given twice, differently \\(also at .*differ\\.json:1, document 1, items\\[\\d+\\]\\); pass one inventory`));
+  });
+});
