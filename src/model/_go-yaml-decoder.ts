@@ -16,11 +16,13 @@ export class GoYamlDecoder {
   private readonly targets = new Map<Alias, Node>();
   private nanKeys = 0;
 
-  constructor(doc: Document.Parsed, private readonly fail: (offset: number, reason: string) => never) {
+  /** @param aliases whether the document may have anchors or aliases (when not, they are not looked for) */
+  constructor(doc: Document.Parsed, private readonly fail: (offset: number, reason: string) => never, aliases = true) {
     // go-yaml's parser: an alias refers to the last node with that anchor before it (a node's anchor is set before
     // its children are read, so an alias inside its own anchored node refers to it)
     const anchors = new Map<string, Node>();
-    visit(doc, {
+    if (aliases) {
+      visit(doc, {
       Node: (_key, node) => {
         if (isAlias(node)) {
           const target = anchors.get(node.source);
@@ -30,7 +32,8 @@ export class GoYamlDecoder {
           anchors.set(node.anchor, node);
         }
       },
-    });
+      });
+    }
   }
 
   public decode(node: Node): unknown {

@@ -212,30 +212,33 @@ function readYamlDocument(original: string, firstLine: number, document: number)
       const problem = cstProblem(docToken);
       if (problem) fail(problem.offset, problem.message);
     }
-    const unclosed = attempt < MAX_REINDENTS ? findUnclosed(tokens) : undefined;
-    if (unclosed !== undefined) {
-      const quoted = unclosed.type !== 'flow-collection';
-      const close = quoted ? quotedEnd(text, unclosed.offset) : flowEnd(text, unclosed.offset);
-      const reindented = close < 0 ? undefined : reindent(text, unclosed.offset, close, pads);
-      if (reindented !== undefined) {
-        text = reindented;
-        continue;
-      }
-      if (quoted) fail(unclosed.offset, `invalid YAML: a ${unclosed.type === 'single-quoted-scalar' ? 'single' : 'double'}-quoted scalar has no closing quote`);
-    }
     // logLevel error: the parser's warnings would go to process.emitWarning; failsafe: every scalar stays text, typed below
     const composer = new Composer({ schema: 'failsafe', logLevel: 'error', uniqueKeys: false });
     const docs: Document.Parsed[] = Array.from(composer.compose(tokens));
     const doc = docs[0];
     if (!doc) return undefined;
     const error = doc.errors[0];
-    if (error && !endsBefore(doc.contents, error.pos[0], text)) {
-      const message = error.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
-      fail(error.pos[0], `invalid YAML: ${lowerFirst(message.length > 160 ? `${message.slice(0, 157)}...` : message)}`);
+    if (error) {
+      // a quoted scalar or flow collection cut short (and so an error) where its lines are not indented enough
+      const unclosed = attempt < MAX_REINDENTS ? findUnclosed(tokens) : undefined;
+      if (unclosed !== undefined) {
+        const quoted = unclosed.type !== 'flow-collection';
+        const close = quoted ? quotedEnd(text, unclosed.offset) : flowEnd(text, unclosed.offset);
+        const reindented = close < 0 ? undefined : reindent(text, unclosed.offset, close, pads);
+        if (reindented !== undefined) {
+          text = reindented;
+          continue;
+        }
+        if (quoted) fail(unclosed.offset, `invalid YAML: a ${unclosed.type === 'single-quoted-scalar' ? 'single' : 'double'}-quoted scalar has no closing quote`);
+      }
+      if (!endsBefore(doc.contents, error.pos[0], text)) {
+        const message = error.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
+        fail(error.pos[0], `invalid YAML: ${lowerFirst(message.length > 160 ? `${message.slice(0, 157)}...` : message)}`);
+      }
     }
     const contents = doc.contents;
     if (contents === null || contents === undefined) return undefined;
-    const value = new GoYamlDecoder(doc, fail).decode(contents);
+    const value = new GoYamlDecoder(doc, fail, /[&*]/.test(text)).decode(contents);
     if (value === null) return undefined;
     const depthProblem = jsProblem(value);
     if (depthProblem) fail(contents.range?.[0] ?? 0, depthProblem);

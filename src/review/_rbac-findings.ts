@@ -50,9 +50,17 @@ function sourceOf(ctx: WorkloadContext, grant: BindingGrant, r: SourcedRule): st
   return `${bindingLabel(ctx, grant)} binds it${via} to ${boundRole(grant)}${rule}`;
 }
 
-/** the CRDs among the manifests, as plural resource names by API group (for what a `*` in a group covers). */
+const crdMemo = new WeakMap<object, Map<string, string[]>>();
+
+/**
+ * The CRDs among the manifests, as plural resource names by API group (for what a `*` in a group covers); computed
+ * once per set of manifests, not once per workload (which made the review quadratic in the number of objects).
+ */
 function crdsOf(all: any[]): Map<string, string[]> {
+  const memo = crdMemo.get(all);
+  if (memo) return memo;
   const crds = new Map<string, string[]>();
+  crdMemo.set(all, crds);
   for (const m of all) {
     if (m?.kind !== 'CustomResourceDefinition' || typeof m?.spec?.group !== 'string' || typeof m?.spec?.names?.plural !== 'string') continue;
     crds.set(m.spec.group, [...(crds.get(m.spec.group) ?? []), m.spec.names.plural]);
