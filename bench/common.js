@@ -51,11 +51,22 @@ function sha256(text) {
  * needed. `heapUsedAfter` is the JS heap right after the work (garbage included), `heapRetained` after a GC.
  */
 function measure(work) {
+  const start = begin();
+  return end(start, work());
+}
+
+/** measure() for work that returns a promise: the clock stops when it settles. */
+async function measureAsync(work) {
+  const start = begin();
+  return end(start, await work());
+}
+
+function begin() {
   if (global.gc) { global.gc(); global.gc(); }
-  const before = process.memoryUsage();
-  const cpu0 = process.cpuUsage();
-  const t0 = process.hrtime.bigint();
-  const result = work();
+  return { before: process.memoryUsage(), cpu0: process.cpuUsage(), t0: process.hrtime.bigint() };
+}
+
+function end({ before, cpu0, t0 }, result) {
   const t1 = process.hrtime.bigint();
   const cpu = process.cpuUsage(cpu0);
   const after = process.memoryUsage();
@@ -87,4 +98,4 @@ function args() {
   return JSON.parse(process.argv[2] || '{}');
 }
 
-module.exports = { BENCH_DIR, REPO_DIR, LIB_DIR, CACHE_DIR, prng, readJson, readText, sha256, measure, report, args };
+module.exports = { BENCH_DIR, REPO_DIR, LIB_DIR, CACHE_DIR, prng, readJson, readText, sha256, measure, measureAsync, report, args };

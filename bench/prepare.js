@@ -8,8 +8,9 @@ const YAML = require('yaml');
 const { CACHE_DIR, args, report, sha256 } = require('./common');
 const { FLEET, nodeAgentApp, fleetNodeAgentApp, dumpYaml, loadModules } = require('./builders');
 const { nodeInventory, coverageAgentProps, workloads } = require('./fixtures');
+const { chartCopies, statusSnapshot, CHART } = require('./scale-fixtures');
 
-const { sizes, nodes: nodeCount, daemonSets: dsCount, workloads: workloadCount } = args();
+const { sizes, nodes: nodeCount, daemonSets: dsCount, workloads: workloadCount, scaleCopies } = args();
 const m = loadModules();
 fs.mkdirSync(CACHE_DIR, { recursive: true });
 const write = (file, text) => fs.writeFileSync(path.join(CACHE_DIR, file), text);
@@ -71,6 +72,21 @@ for (const n of sizes) {
   write('workloads.yaml', text);
   write('workloads.json', JSON.stringify(list));
   info.workloads = { count: list.length, yamlBytes: Buffer.byteLength(text) };
+}
+
+// the scale cases: copies of a real chart from the corpus (fetched by test/corpus/fetch.js), a status snapshot
+if (fs.existsSync(CHART)) {
+  info.scale = { chart: path.basename(CHART), copies: {} };
+  for (const n of [1, ...scaleCopies]) {
+    const c = chartCopies(n);
+    write(`chart-copies-${n}.yaml`, c.text);
+    info.scale.copies[n] = { objects: c.objects, workloads: c.workloads, rbac: c.rbac, yamlBytes: Buffer.byteLength(c.text) };
+  }
+  const snapshot = JSON.stringify(statusSnapshot(nodeCount));
+  write(`status-snapshot-${nodeCount}.json`, snapshot);
+  info.scale.snapshot = { nodes: nodeCount, pods: nodeCount, jsonBytes: Buffer.byteLength(snapshot) };
+} else {
+  info.scale = { skipped: `${path.relative(path.resolve(CACHE_DIR, '..', '..'), CHART)} is missing: run node test/corpus/fetch.js first` };
 }
 
 report(info);

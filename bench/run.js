@@ -4,7 +4,7 @@
 //
 //   node bench/run.js                  the full run (about 6 to 8 minutes on 2 cores); writes bench/results.json
 //   node bench/run.js --quick          3 repetitions everywhere (writes bench/.cache/results-partial.json)
-//   node bench/run.js --only=synth,cold   some groups: synth, fleet, cold, coverage, review (partial file too)
+//   node bench/run.js --only=synth,cold   some groups: synth, fleet, cold, coverage, review, scale (partial file too)
 //   node bench/run.js --sizes=100,300     other synth sizes (partial file too)
 //
 // The compiled library is read from ../lib (`npx projen bench` compiles it first). Inputs are generated
@@ -34,6 +34,8 @@ const CONFIG = {
   nodes: 5000,
   coverageDaemonSets: 100,
   workloads: 5000,
+  scaleCopies: [1000, 5000],
+  scaleReps: QUICK ? 3 : 5,
 };
 
 /** targets: the ratio ours / baseline must be at most `max` (`strict`: below it). */
@@ -47,6 +49,10 @@ const TARGETS = {
   'fleet-mem-vs-raw-checked': { max: 1.3 },
   'cold-vs-plus': { max: 1.0 },
   'coverage-vs-parse': { max: 1.0 },
+  // issue 20: review, status and coverage time linear in workloads, RBAC objects and nodes
+  'scale-review-vs-parse': { max: 3.0 },
+  'scale-status-vs-parse': { max: 3.0 },
+  'scale-coverage-vs-parse': { max: 3.0 },
 };
 
 const started = Date.now();
@@ -203,12 +209,13 @@ function want(group) {
 let inputs;
 function prepare() {
   log('preparing inputs (NodeAgent manifests, node inventory, workloads) in bench/.cache');
-  inputs = runWorker('prepare.js', { sizes: CONFIG.sizes, nodes: CONFIG.nodes, daemonSets: CONFIG.coverageDaemonSets, workloads: CONFIG.workloads }, []);
+  inputs = runWorker('prepare.js', { sizes: CONFIG.sizes, nodes: CONFIG.nodes, daemonSets: CONFIG.coverageDaemonSets, workloads: CONFIG.workloads, scaleCopies: CONFIG.scaleCopies }, []);
   notes.push(
     'synth: agents are the least-privilege agent of examples/daemonset-basics (4-2-least-privilege: NET_ADMIN + SYS_PTRACE with reasons, /var/log read-only, 2 tolerations, nodeSelector) in 4 namespaces; raw-checked adds SecurityCheck.apply(app), the same review; raw and yaml hold exactly the objects NodeAgent rendered (checked byte for byte)',
     'cdk8s-plus-28 variant: nodeSelector as required node affinity, plus its own defaults (selector label, resources it injects are overridden where it allows)',
     `coverage: ${inputs.nodes.count} nodes (${inputs.nodes.tainted} tainted, ${inputs.nodes.cordoned} cordoned, 3 control-plane), 10 status.images each (kubectl lists up to 50), ${(inputs.nodes.yamlBytes / 1048576).toFixed(1)} MB of YAML`,
     `review: ${inputs.workloads.count} workloads (Deployments, StatefulSets, DaemonSets, Jobs, CronJobs, Pods), ${(inputs.workloads.yamlBytes / 1048576).toFixed(1)} MB of YAML`,
+    inputs.scale.skipped ? `scale: ${inputs.scale.skipped}` : `scale: copies of the corpus's ${inputs.scale.chart} (each in its own namespace, cluster-scoped names suffixed): ${CONFIG.scaleCopies.map((n) => `${n} copies = ${inputs.scale.copies[n].workloads} workloads + ${inputs.scale.copies[n].rbac} RBAC objects, ${(inputs.scale.copies[n].yamlBytes / 1048576).toFixed(1)} MB`).join('; ')}; status snapshot of ${inputs.scale.snapshot.nodes} nodes with a DaemonSet pod on each, ${(inputs.scale.snapshot.jsonBytes / 1048576).toFixed(1)} MB of JSON; each CLI run against the library's reader on the same files (reading included on both sides)`,
   );
 }
 
@@ -296,6 +303,26 @@ function coldGroup() {
   addCase('cold-vs-cdk8s', 'cold require: cdk8s-node-agents / cdk8s', 'cold', undefined, 'lib', 'cdk8s');
 }
 
+function scaleGroup() {
+  if (inputs.scale.skipped) {
+    log(`scale: ${inputs.scale.skipped}`);
+    return;
+  }
+  const big = ['--expose-gc', '--max-old-space-size=8192'];
+  for (const n of CONFIG.scaleCopies) {
+    const variants = { review: { args: { mode: 'review', n }, flags: big }, parse: { args: { mode: 'parse', n, of: 'review' }, flags: big } };
+    record('scale-review', n, sideBySide(`scale review N=${n}`, 'worker-scale.js', variants, CONFIG.scaleReps));
+    addCase('scale-review-vs-parse', `review --json of ${n} chart copies (${inputs.scale.copies[n].workloads} workloads, ${inputs.scale.copies[n].rbac} RBAC objects) / reading them`, 'scale-review', n, 'review', 'parse');
+  }
+  const n = CONFIG.nodes;
+  for (const [group, mode] of [['scale-status', 'status'], ['scale-coverage', 'coverage']]) {
+    const variants = { [mode]: { args: { mode, n }, flags: big }, parse: { args: { mode: 'parse', n, of: mode }, flags: big } };
+    record(group, n, sideBySide(`scale ${mode} N=${n}`, 'worker-scale.js', variants, CONFIG.scaleReps));
+  }
+  addCase('scale-status-vs-parse', `status --from a ${n}-node snapshot (a DaemonSet pod on each node) --json / reading it`, 'scale-status', n, 'status', 'parse');
+  addCase('scale-coverage-vs-parse', `coverage --json of one chart over ${n} nodes / reading nodes and chart`, 'scale-coverage', n, 'coverage', 'parse');
+}
+
 function coverageGroup() {
   const variants = { plan: { args: { mode: 'plan' } }, parse: { args: { mode: 'parse' } } };
   record('coverage', CONFIG.nodes, sideBySide('coverage', 'worker-coverage.js', variants, CONFIG.coverageReps));
@@ -371,6 +398,7 @@ function main() {
   if (want('cold')) coldGroup();
   if (want('coverage')) coverageGroup();
   if (want('review')) reviewGroup();
+  if (want('scale')) scaleGroup();
 
   const prevCases = new Map((previous?.cases ?? []).map((c) => [c.id, c]));
   const rows = cases.map((c) => {

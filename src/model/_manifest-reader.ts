@@ -20,6 +20,14 @@
 // indented no deeper than its key (as go-yaml writes long single-quoted strings) is re-indented, which changes
 // nothing of its value (a quoted scalar's line breaks fold and drop the next line's leading spaces).
 // The differential test against kubectl's own reader: test/model/_manifest-reader.differential.test.ts.
+//
+// Where the two still differ, this reader refuses what kubectl reads (none gives another value): nesting deeper than
+// MAX_DEPTH; the two keys of one field above; stray text after a document's root node, which go-yaml leaves unread
+// (after a block mapping indented past the line that follows it, or a multi-line root scalar); in a flow collection,
+// a plain scalar that starts with `:` or `-` or holds `?` or `:`+`}` (YAML 1.1 and 1.2 tell their indicators apart
+// differently) or continues on a line starting with `:`; a comment right after a closing quote (`"a"#c`); a key whose
+// anchor or tag stands on the line before it; a block scalar whose first line holds only spaces, more than its
+// content. A `!!timestamp` tag is checked against go-yaml's formats by pattern, not by Go's time.Parse.
 
 import { Composer, CST, Document, isAlias, isMap, isScalar, isSeq, LineCounter, Node, Parser } from 'yaml';
 import { GoYamlDecoder } from './_go-yaml-decoder';
