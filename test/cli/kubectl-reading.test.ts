@@ -2,10 +2,15 @@
 // the review and the coverage judge what kubectl applies (the reader itself is proven against kubectl's in
 // test/model/_manifest-reader.differential.test.ts). Expectations come from reading each manifest as go-yaml does.
 
-import { kubectlRead } from '../reference/yaml2json/reference';
+import { kubectlRead, yaml2jsonBinary } from '../reference/yaml2json/reference';
 import { runCli, tempFiles } from './run-cli';
 
 const t = tempFiles();
+
+// kubectl's own reading of each manifest is checked too: a cold build of the reference takes seconds to minutes
+beforeAll(() => {
+  yaml2jsonBinary();
+}, 600_000);
 
 /** a node agent DaemonSet as a project's install file writes it; `container` and `pod` are YAML lines to splice in. */
 function daemonSet(container: string, pod = '', top = ''): string {

@@ -8,9 +8,16 @@ import * as path from 'path';
 import { isDeepStrictEqual } from 'util';
 import * as fc from 'fast-check';
 import { readManifestStream } from '../../src/model/_manifest-reader';
-import { kubectlRead, ReferenceResult } from '../reference/yaml2json/reference';
+import { kubectlRead, ReferenceResult, yaml2jsonBinary } from '../reference/yaml2json/reference';
 
 const CORPUS = path.join(__dirname, '..', '..', '.corpus');
+/** each test reads thousands of streams twice (here and in one Go process): generous on a loaded machine */
+const TIMEOUT = 120_000;
+
+// a cold build of the reference takes seconds to minutes (the Go modules come from the module proxy once)
+beforeAll(() => {
+  yaml2jsonBinary();
+}, 600_000);
 
 type Ours = { docs: unknown[]; error?: undefined } | { docs?: undefined; error: string };
 
@@ -52,7 +59,7 @@ test('every corpus manifest reads as kubectl reads it', () => {
   expect(disagreements(streams)).toEqual([]);
   // and every one of them is read at all
   for (const s of streams) expect(ours(s).docs?.length).toBeGreaterThan(0);
-});
+}, TIMEOUT);
 
 /** scalar spellings whose type YAML 1.1 and 1.2 readers disagree on, and their neighbours. */
 const SPELLINGS = [
@@ -196,14 +203,14 @@ test('generated YAML streams (scalar spellings, tags, merge keys, anchors, style
   });
   if (process.env.DIFF_DUMP) fs.writeFileSync(process.env.DIFF_DUMP, JSON.stringify(found, null, 1));
   expect(found.slice(0, 5)).toEqual([]);
-});
+}, TIMEOUT);
 
 test('generated JSON streams read as kubectl reads them, also when YAML follows', () => {
   const json = fc.jsonValue({ maxDepth: 3 });
   const streams = fc.sample(fc.tuple(fc.dictionary(fc.string({ maxLength: 4 }), json, { maxKeys: 4 }), fc.array(json, { maxLength: 2 }), fc.constantFrom('', '\na: yes\n', '\n---\nb: 0640\n'))
     .map(([first, rest, tail]) => [first, ...rest].map((v) => JSON.stringify(v)).join('\n') + tail), { numRuns: 500, seed: 20 });
   expect(disagreements(streams, (accepted) => expect(accepted.length).toBeGreaterThan(250)).slice(0, 5)).toEqual([]);
-});
+}, TIMEOUT);
 
 test('generated merge keys (before and after the keys they meet, lists of mappings, nested) read as kubectl reads them', () => {
   const pairs = fc.array(fc.tuple(keyArb, scalarArb), { maxLength: 3 });
@@ -213,4 +220,4 @@ test('generated merge keys (before and after the keys they meet, lists of mappin
     `a: &a ${a}\nb: &b ${b}\nsecurityContext:\n${before.map(([k, v]) => `  ${inlineOf(k, 2)}: ${inlineOf(v, 2)}\n`).join('')}` +
     `  <<: ${m}\n${after.map(([k, v]) => `  ${inlineOf(k, 2)}: ${inlineOf(v, 2)}\n`).join('')}`), { numRuns: 1000, seed: 20 });
   expect(disagreements(streams, (accepted) => expect(accepted.length).toBeGreaterThan(100)).slice(0, 5)).toEqual([]);
-});
+}, TIMEOUT);
