@@ -59,14 +59,19 @@ test.each(['off', 'no', 'n'])('privileged: %s is not privileged', async (spellin
   expect(r.findings.filter((f) => f.startsWith('NA-PRIVILEGED'))).toEqual([]);
 });
 
-test('a securityContext merged in with << (a list of anchored defaults) is the container\'s', async () => {
-  const defaults = 'x-defaults:\n  base: &base {allowPrivilegeEscalation: false}\n  host: &host {privileged: yes}\n';
-  // x-defaults is not a DaemonSet field: the anchors live in the document, as Helm-free install files do it
-  const text = daemonSet('        securityContext:\n          <<: [*base, *host]\n').replace('kind: DaemonSet\n', `kind: DaemonSet\n${defaults}`);
+test('a securityContext merged in with << (a list of anchored mappings) is the container\'s', async () => {
+  // the anchors stand where the API server takes them: on the securityContexts of the init container and the first container
+  const text = daemonSet(`        securityContext: &host {privileged: yes}
+      - name: helper
+        image: registry.example.com/helper:1.0.0
+        securityContext:
+          <<: [*base, *host]
+`, '      initContainers:\n      - name: init\n        image: registry.example.com/init:1.0.0\n        securityContext: &base {readOnlyRootFilesystem: true}\n');
   const sent: any = kubectlRead([text])[0].docs?.[0];
-  expect(sent.spec.template.spec.containers[0].securityContext).toEqual({ allowPrivilegeEscalation: false, privileged: true });
+  expect(sent.spec.template.spec.containers[1].securityContext).toEqual({ readOnlyRootFilesystem: true, privileged: true });
   const r = await review(text);
-  expect(r.hostAccess).toContain('privileged agent');
+  expect(r.hostAccess).toEqual(expect.arrayContaining(['privileged agent', 'privileged helper']));
+  expect(r.findings).toContain('NA-PRIVILEGED spec.template.spec.containers[1].securityContext.privileged');
 });
 
 test('readOnly: yes mounts the host path read-only; readOnly: no read-write', async () => {

@@ -122,3 +122,34 @@ describe('the properties of cdk8s.yaml are checked when the plugin is loaded, ea
     expect(() => new SecurityReviewValidation({ failOn: null, packs: null } as any)).not.toThrow();
   });
 });
+
+test('reads the manifests as kubectl does: privileged: on through a merge key is a privileged container; bad YAML names the file', async () => {
+  const dir = tempDir();
+  const file = path.join(dir, 'agent.k8s.yaml');
+  fs.writeFileSync(file, `apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: agent, namespace: monitoring}
+spec:
+  selector: {matchLabels: {app: agent}}
+  template:
+    metadata: {labels: {app: agent}}
+    spec:
+      initContainers:
+      - name: init
+        image: registry.example.com/init:1.0.0
+        securityContext: &host {privileged: on}
+      containers:
+      - name: agent
+        image: registry.example.com/agent:1.0.0
+        securityContext:
+          <<: *host
+`);
+  const { ctx, violations, submitted } = context([file], true);
+  await new SecurityReviewValidation().validate(ctx);
+  expect(submitted.status).toEqual('failure');
+  expect(violations.filter((v) => v.ruleName === 'NA-PRIVILEGED (critical)').map((v) => v.violatingResources[0].locations[0])
+    .sort()).toEqual(['spec.template.spec.containers[0].securityContext.privileged', 'spec.template.spec.initContainers[0].securityContext.privileged']);
+  const bad = path.join(dir, 'bad.k8s.yaml');
+  fs.writeFileSync(bad, 'kind: DaemonSet\n--- oops\n');
+  await expect(new SecurityReviewValidation().validate(context([bad], true).ctx)).rejects.toThrow(`${bad}:2:1: document 2: invalid YAML document separator`);
+});
