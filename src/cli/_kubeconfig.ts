@@ -16,7 +16,7 @@ import { execFile } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { parse } from 'yaml';
+import { ManifestSyntaxError, readManifestStream } from '../model/_manifest-reader';
 import { CliError, lowerFirst } from './_command';
 
 /** where to connect and how to authenticate, resolved from one context. */
@@ -89,9 +89,11 @@ export function resolveTarget(options: KubeconfigOptions): KubeTarget {
     }
     let doc: any;
     try {
-      doc = parse(text) ?? {};
+      // read as client-go reads it (sigs.k8s.io/yaml: its first document, YAML 1.1 scalars, merge keys)
+      doc = readManifestStream(text)[0]?.value ?? {};
     } catch (e: any) {
-      throw new CliError(`kubeconfig ${file}: invalid YAML: ${lowerFirst(String(e?.message ?? e).split('\n')[0])}`);
+      if (!(e instanceof ManifestSyntaxError)) throw e;
+      throw new CliError(`kubeconfig ${file}:${e.message}`);
     }
     if (typeof doc !== 'object' || Array.isArray(doc)) throw new CliError(`kubeconfig ${file}: not a kubeconfig (expected a mapping with clusters, users and contexts)`);
     merged.files.push(file);
