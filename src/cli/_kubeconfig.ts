@@ -16,8 +16,8 @@ import { execFile } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { ManifestSyntaxError, readManifestStream } from '../model/_manifest-reader';
 import { CliError, lowerFirst } from './_command';
+import { ManifestSyntaxError, readManifestStream } from '../model/_manifest-reader';
 
 /** where to connect and how to authenticate, resolved from one context. */
 export interface KubeTarget {

@@ -7,9 +7,9 @@
 // objects (no apiVersion or kind, metadata of the wrong shape), which the API server rejects too.
 
 import { isDeepStrictEqual } from 'util';
+import { CliError } from './_command';
 import { ManifestSyntaxError, ReadDocument, readManifestStream } from '../model/_manifest-reader';
 import { InputFileError, readInputText } from '../review/_input-file';
-import { CliError } from './_command';
 
 /** one Kubernetes object read from a file, with where it came from. */
 export interface LoadedObject {

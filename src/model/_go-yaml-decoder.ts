@@ -23,15 +23,15 @@ export class GoYamlDecoder {
     const anchors = new Map<string, Node>();
     if (aliases) {
       visit(doc, {
-      Node: (_key, node) => {
-        if (isAlias(node)) {
-          const target = anchors.get(node.source);
-          if (!target) this.fail(node.range?.[0] ?? 0, `unknown anchor '${node.source}' referenced; define it (&${node.source}) before the alias`);
-          this.targets.set(node, target!);
-        } else if (node.anchor) {
-          anchors.set(node.anchor, node);
-        }
-      },
+        Node: (_key, node) => {
+          if (isAlias(node)) {
+            const target = anchors.get(node.source);
+            if (!target) this.fail(node.range?.[0] ?? 0, `unknown anchor '${node.source}' referenced; define it (&${node.source}) before the alias`);
+            this.targets.set(node, target!);
+          } else if (node.anchor) {
+            anchors.set(node.anchor, node);
+          }
+        },
       });
     }
   }

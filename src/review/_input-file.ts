@@ -54,6 +54,7 @@ export function readInputBytes(file: string, limit: number = maxInputBytes()): B
   const pipe = stat.isFIFO() || stat.isSocket();
   let fd: number;
   try {
+    // eslint-disable-next-line no-bitwise
     fd = fs.openSync(file, fs.constants.O_RDONLY | (pipe ? fs.constants.O_NONBLOCK : 0));
   } catch (e) {
     throw new InputFileError(`cannot read file: ${describeIoError(e)}`);

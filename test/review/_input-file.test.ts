@@ -62,7 +62,7 @@ test('a FIFO whose writer is there (as `review <(helm template ...)` passes one)
   const fifo = path.join(t.dir, 'writer.fifo');
   execFileSync('mkfifo', [fifo]);
   // the writer opens the FIFO first (blocking until a reader comes), then writes slowly
-  const writer = spawn('sh', ['-c', `exec 3>"$1"; sleep 0.3; printf '%s' "$2" >&3`, 'sh', fifo, NODE], { stdio: 'ignore' });
+  const writer = spawn('sh', ['-c', 'exec 3>"$1"; sleep 0.3; printf \'%s\' "$2" >&3', 'sh', fifo, NODE], { stdio: 'ignore' });
   await new Promise((resolve) => setTimeout(resolve, 200));
   try {
     const r = await runCli('coverage', '--json', '--nodes', fifo, t.write('empty-app.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n'));
