@@ -3,7 +3,7 @@
 // mapping key into a JSON field name. YAML 1.1 scalars: y/yes/on/true (any of their three casings) are true, n/no/off/
 // false false, `~`/null/'' null, 0640 octal, 0x1F hex, 0b101 binary, 1_000 a thousand; .inf and .nan are floats (which
 // JSON, and so kubectl, cannot send). Base-60 numbers (1:30) stay strings, as go-yaml keeps them.
-// Tested against the real reader: test/model/_manifest-reader.differential.test.ts.
+// Tested against the real reader: test/corpus/manifest-reader.differential.test.ts.
 
 /** a scalar's value once resolved: what go-yaml gives Go code, told apart where kubectl's JSON depends on it. */
 export type GoScalar =

@@ -19,7 +19,7 @@
 // is stricter than go-yaml, the text is first brought to the form both read alike: a quoted scalar continued on lines
 // indented no deeper than its key (as go-yaml writes long single-quoted strings) is re-indented, which changes
 // nothing of its value (a quoted scalar's line breaks fold and drop the next line's leading spaces).
-// The differential test against kubectl's own reader: test/model/_manifest-reader.differential.test.ts.
+// The differential test against kubectl's own reader: test/corpus/manifest-reader.differential.test.ts.
 //
 // Where the two still differ, this reader refuses what kubectl reads (none gives another value): nesting deeper than
 // MAX_DEPTH; the two keys of one field above; stray text after a document's root node, which go-yaml leaves unread

@@ -1,7 +1,7 @@
 // The library's reader against kubectl's own (test/reference/yaml2json: apimachinery's YAMLOrJSONDecoder and
 // sigs.k8s.io/yaml at Kubernetes v1.37.2, run as kubectl's StreamVisitor runs them): for every corpus manifest and
 // thousands of generated streams, both must give the same JSON documents, or both refuse the stream. One Go process
-// reads each batch.
+// reads each batch. In the corpus suite (npm run test:corpus), which needs Go too: the reference is built with it.
 
 import * as fs from 'fs';
 import * as path from 'path';
@@ -227,4 +227,24 @@ test('generated merge keys (before and after the keys they meet, lists of mappin
     `a: &a ${a}\nb: &b ${b}\nsecurityContext:\n${before.map(([k, v]) => `  ${inlineOf(k, 2)}: ${inlineOf(v, 2)}\n`).join('')}` +
     `  <<: ${m}\n${rest.map(([k, v]) => `  ${inlineOf(k, 2)}: ${inlineOf(v, 2)}\n`).join('')}`), { numRuns: 1000, seed: 20 });
   expect(disagreements(streams, (accepted) => expect(accepted.length).toBeGreaterThan(100)).slice(0, 5)).toEqual([]);
+}, TIMEOUT);
+
+test('hand-written cases: what the CLI tests rely on, and what kubectl refuses', () => {
+  const ds = (container: string, top = '') =>
+    `apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: a\n${top}spec:\n  template:\n    spec:\n      containers:\n      - name: c\n${container}`;
+  const read = [
+    ds('        securityContext: {privileged: on}\n'),
+    ds('        securityContext:\n          privileged: yes\n        volumeMounts:\n        - {name: v, mountPath: /v, readOnly: yes}\n'),
+    ds('        securityContext: &host {privileged: y}\n      - name: d\n        securityContext:\n          <<: [*host, {readOnlyRootFilesystem: true}]\n'),
+    ds('', "  annotations:\n    description: 'a long single-quoted string that go-yaml wraps\n    at the key''s indentation'\n"),
+    'apiVersion: v1\nkind: List\nitems:\n- spec:\n    taints:\n    - &cp {key: a, effect: NoSchedule}\n- spec:\n    taints:\n    - <<: *cp\n',
+  ];
+  const refused = [
+    ds('        resources: {limits: {cpu: .inf}}\n'),
+    `${ds('')}--- !!map\n`,
+    ds('        securityContext: *defaults\n'),
+  ];
+  expect(disagreements([...read, ...refused])).toEqual([]);
+  const reference = kubectlRead([...read, ...refused]);
+  expect(reference.map((r) => r.error === undefined)).toEqual([...read.map(() => true), ...refused.map(() => false)]);
 }, TIMEOUT);
