@@ -3,6 +3,7 @@
  */
 import { Construct } from 'constructs';
 import { fail, show } from './_validate';
+import { IMAGE_GRAMMAR } from '../review/_image';
 
 /** the parts of an image reference that the agent checks. */
 export interface ImageReference {
@@ -12,9 +13,7 @@ export interface ImageReference {
   readonly digest?: string;
 }
 
-const DIGEST = /^[a-z0-9]+(?:[.+_-][a-z0-9]+)*:[0-9a-fA-F]{32,}$/;
-const TAG = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$/;
-const REPOSITORY = /^[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*(?:\/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*$/;
+const { digest: DIGEST, tag: TAG, repository: REPOSITORY } = IMAGE_GRAMMAR;
 
 /**
  * Parses an image reference the way container runtimes do: the first path component is a registry

@@ -24,7 +24,7 @@ export interface PodSpecView {
   readonly spec: any;
   readonly containers: ContainerRef[];
   readonly podSecurityContext: any;
-  /** whether the pod runs on Windows (`isWindowsPod`): it has no UIDs, so no runAsRoot. */
+  /** whether the pod runs on Windows (`isWindowsPod`): it has no UIDs; root there is ContainerAdministrator. */
   readonly windows: boolean;
 }
 
@@ -47,7 +47,7 @@ export interface HostPrivilegeDescriptor {
   readonly riskBasis: { readonly fixed: RiskLevel } | { readonly dependsOn: string };
   /** every privilege of this type the pod takes (unsorted; `HostAccess.of` sorts). Throws on a field of the wrong type. */
   detect(view: PodSpecView): HostAccessItem[];
-  /** the privilege in a finding's words: `hostPath /var/log (read-only)`, `hostNetwork`, `runAsRoot (may run as UID 0)`. */
+  /** the privilege in a finding's words: `hostPath /var/log (read-only)`, `hostNetwork`, `runAsRoot (may run as root)`. */
   describe(ref: PrivilegeRef): string;
   /** the privilege as the report lists it: `hostPath /var/log (read-only)`, `hostNetwork`, `privileged`. */
   label(ref: PrivilegeRef): string;
@@ -146,6 +146,34 @@ function containerFlag(
     reasonRequired: () => true,
     podSecurityCheck: () => check,
   };
+}
+
+const ROOT_RISK: FixedRisk = {
+  risk: RiskLevel.MEDIUM,
+  attackerGains: 'root in the container: whatever else goes wrong (a writable host path, an added capability, a container escape) ' +
+    'happens as root, and root-only files on host mounts are readable',
+  saferAlternative: 'set runAsNonRoot: true and a non-zero runAsUser, and grant the specific capability the agent needs instead of root',
+};
+
+const CONTAINER_ADMINISTRATOR_RISK: FixedRisk = {
+  risk: RiskLevel.MEDIUM,
+  attackerGains: 'ContainerAdministrator, the administrator of the Windows container (the user of images such as servercore when ' +
+    'runAsUserName is unset): whatever else goes wrong (a writable host path, a host service\'s named pipe) happens as administrator',
+  saferAlternative: 'set securityContext.windowsOptions.runAsUserName: ContainerUser (and runAsNonRoot: true, which the Windows kubelet ' +
+    'enforces by refusing ContainerAdministrator)',
+};
+
+/**
+ * Whether a container may run as root: on Linux UID 0 (`mayRunAsRoot`); on Windows ContainerAdministrator, unless it is
+ * a HostProcess container (which runs as the Windows user it names: see hostProcess). The Windows kubelet refuses
+ * ContainerAdministrator, named or the image's, under runAsNonRoot: true (pkg/kubelet/kuberuntime/security_context_windows.go).
+ */
+function mayRunAsAdministrator(c: ContainerRef, view: PodSpecView): boolean {
+  if (!view.windows) return mayRunAsRoot(view.podSecurityContext, c.sc);
+  if (isHostProcess(c, view.podSecurityContext)) return false;
+  if ((c.sc.runAsNonRoot ?? view.podSecurityContext.runAsNonRoot) === true) return false;
+  const user = windowsUserOf(c, view.podSecurityContext);
+  return user === undefined || user.toLowerCase() === 'containeradministrator';
 }
 
 function mayRunAsRoot(podSc: any, sc: any): boolean {
@@ -425,21 +453,24 @@ const DESCRIPTORS = {
     reasonRequired: () => true,
     podSecurityCheck: (ref) => (BASELINE_CAPABILITIES.has(ref.detail) ? undefined : PodSecurityCheck.CAPABILITIES_BASELINE),
   },
-  [HostAccessType.RUN_AS_ROOT]: containerFlag(
-    HostAccessType.RUN_AS_ROOT,
-    'a container whose effective runAsUser is 0, or that sets neither runAsUser nor runAsNonRoot: true (the image may run as root)',
-    'runAsRoot (may run as UID 0)', 'securityContext.runAsNonRoot',
-    {
-      risk: RiskLevel.MEDIUM,
-      attackerGains: 'root in the container: whatever else goes wrong (a writable host path, an added capability, a container escape) ' +
-        'happens as root, and root-only files on host mounts are readable',
-      saferAlternative: 'set runAsNonRoot: true and a non-zero runAsUser, and grant the specific capability the agent needs instead of root',
-    },
-    // runAsNonRoot: true with no runAsUser is not root: the kubelet refuses to start an image whose user is root. Windows
-    // pods have no UIDs (a HostProcess container runs as the Windows user it names: see hostProcess).
-    (c, view) => !view.windows && mayRunAsRoot(view.podSecurityContext, c.sc),
-    undefined,
-  ),
+  [HostAccessType.RUN_AS_ROOT]: {
+    type: HostAccessType.RUN_AS_ROOT,
+    scope: 'container',
+    grantedBy: 'a Linux container whose effective runAsUser is 0, or that sets neither runAsUser nor runAsNonRoot: true (the image may run ' +
+      'as root); a Windows container (not HostProcess) whose runAsUserName is ContainerAdministrator or unset, without runAsNonRoot: true',
+    detailFormat: 'the container name',
+    detect: (view) => view.containers.filter((c) => mayRunAsAdministrator(c, view)).map((c) => dropUndefined({
+      type: HostAccessType.RUN_AS_ROOT, detail: c.name, container: c.name, windows: view.windows ? true : undefined,
+    })),
+    describe: () => 'runAsRoot (may run as root)',
+    label: () => HostAccessType.RUN_AS_ROOT,
+    field: (item, podSpec) => containerFieldOf(podSpec, item.container, item.windows ? 'securityContext.windowsOptions.runAsUserName' : 'securityContext.runAsNonRoot'),
+    assess: (item) => ({ ...(item.windows ? CONTAINER_ADMINISTRATOR_RISK : ROOT_RISK) }),
+    // UID 0 and ContainerAdministrator are rated alike
+    riskBasis: { fixed: RiskLevel.MEDIUM },
+    reasonRequired: () => true,
+    podSecurityCheck: () => undefined,
+  },
 } satisfies { [type in HostAccessType]: HostPrivilegeDescriptor };
 
 /** every descriptor, in `HostAccessType` order. */

@@ -144,10 +144,21 @@ const CA_STORE = (path: string) => entry(path,
   ['high', 'adds a certificate authority the node trusts: intercepts the TLS traffic of host processes, image pulls included'],
   byMode('ship the CA bundle in the image or a ConfigMap instead', 'mount read-only; better, ship the CA bundle in the image or a ConfigMap'));
 
-const HOME = (path: string, whose: string) => entry(path,
+const HOME = (path: string, whose: string, belowIsUnknown = false) => entry(path,
   ['high', `reads ${whose} SSH keys, shell history and cloud or kubectl credentials`],
   ['critical', `adds an SSH key to ${whose} authorized_keys: a login on the node`],
-  'do not mount home directories');
+  'do not mount home directories',
+  // /home/<name> may be a user's home directory or anything else kept there (a CSI driver's keys, GKE's /home/kubernetes)
+  belowIsUnknown ? (use) => (use.rest.includes('.ssh') ? judgement(
+    ['high', `reads ${use.rest[0]}'s SSH keys`], ['critical', `adds an SSH key to ${use.rest[0]}'s authorized_keys: a login on the node`],
+    'do not mount home directories') : judgement(
+    ['high', `reads ${use.path}, a directory under ${use.parent} that this catalogue does not know: if it is a user's home directory, that ` +
+      'user\'s SSH keys, shell history and credentials'],
+    ['high', `writes ${use.path}, a directory under ${use.parent} that this catalogue does not know: if it is a user's home directory, adds an ` +
+      'SSH key to that user\'s authorized_keys (a login on the node); otherwise what reads it decides the harm'],
+    byMode(`check what ${use.path} holds: nothing narrower to suggest without knowing it`,
+      `check what ${use.path} holds; mount it read-only unless the agent must write there`),
+  )) : undefined);
 
 const KERNEL_MODULES = (path: string) => entry(path,
   ['low', 'reads the installed kernel modules, which tell the exact kernel version'],
@@ -158,7 +169,13 @@ const KERNEL_MODULES = (path: string) => entry(path,
 const TEMP = (path: string) => entry(path,
   ['low', 'reads temporary files of host processes'],
   ['medium', 'plants files or symlinks in a directory that host processes trust, a classic local privilege escalation path'],
-  'use an emptyDir for scratch space');
+  'use an emptyDir for scratch space',
+  // a directory below the temporary directory is not the shared directory host processes write to: what uses it decides
+  (use) => judgement(
+    ['low', `reads ${use.path}, a directory under ${use.parent} that this catalogue does not know: what is in it decides the risk`],
+    ['medium', `writes ${use.path}, a directory under ${use.parent} that this catalogue does not know: what reads it decides the harm`],
+    byMode(`nothing narrower to suggest without knowing what ${use.path} holds`, 'if it is the agent\'s own output, use an emptyDir or a directory of its own under /var/lib'),
+  ));
 
 const DATA = (path: string) => entry(path,
   ['medium', `reads the file systems mounted under ${path}: data disks and the files host services keep there`],
@@ -221,9 +238,13 @@ const KUBEADM_CONFS: { [file: string]: [string, Risk] } = {
 
 // ---------------------------------------------------------------------------------------------- below rules
 
-/** a program's own runtime directory under /run, or the cgroup2 hierarchy a program mounts there. */
+function isCgroupMount(use: BelowUse): boolean {
+  return use.rest.some((s) => /^cgroup(v2|2|fs)?$/i.test(s));
+}
+
+/** a directory under /run without an entry of its own: the cgroup2 hierarchy a program mounts there, or one this catalogue does not know. */
 function belowRun(use: BelowUse): PathJudgement {
-  if (use.rest.some((s) => /^cgroup(v2|2|fs)?$/i.test(s))) {
+  if (isCgroupMount(use)) {
     return judgement(
       ['low', `reads the resource usage and limits of every container and host service in the cgroup (v2) hierarchy that a program mounts at ${use.path}`],
       ['high', 'changes the resource limits (memory.max, cpu.max, pids.max) of every container and host service through the cgroup (v2) hierarchy ' +
@@ -231,16 +252,15 @@ function belowRun(use: BelowUse): PathJudgement {
       byMode('nothing narrower: read-only is what reading cgroups needs', 'mount read-only unless the agent attaches BPF programs to cgroups'),
     );
   }
-  const owner = `${use.parent}/${use.rest[0]}`;
-  const own = 'its own PID, state and socket files, not other host services\'';
-  const whose = use.rest.length === 1 ? `one program's own runtime directory (${own})`
-    : `inside ${owner}, the runtime directory of one program (${own})`;
+  // which program owns an unknown directory under /run, and what it serves there, is not known: the judgement is of what
+  // such a directory can hold (a service's sockets, PID files and state), never a guess at its owner
+  const what = `${use.path}, a directory under ${use.parent} that this catalogue does not know: what it is decides the risk (a runtime directory ` +
+    'holds the sockets, PID files and state of the service that owns it, which may be a host service or the agent itself)';
   return judgement(
-    ['low', `reads ${use.path}, ${whose}; ${CONNECT_NOTE}, so it can also call the sockets that program serves there`],
-    ['medium', `replaces the files and sockets in ${use.path}, ${whose}: disrupts or impersonates that program (if it is this agent's own directory, ` +
-      'only the agent itself)'],
-    byMode(`nothing narrower: ${use.path} is one program's own runtime directory, mounted read-only`,
-      `keep ${use.path} to the program that owns it, and mount it read-only in containers that only read it`),
+    ['medium', `reads ${what}; ${CONNECT_NOTE}, so it can also call the sockets served there, with what they allow`],
+    ['high', `replaces the files and sockets in ${what}: impersonates or disrupts whichever service that is`],
+    byMode(`check what serves ${use.path}: nothing narrower to suggest without knowing it`,
+      `check what serves ${use.path}; keep it to the program that owns it, and mount it read-only in containers that only read it`),
   );
 }
 
@@ -650,8 +670,9 @@ export const PATH_CATALOGUE: PathEntry[] = [
     'needed only by the CNI plugin and agents that enter pods\' network namespaces; no other agent needs it'),
   entry('/run/udev',
     ['low', 'reads the node\'s device database'],
-    ['medium', 'misleads device management on the node'],
-    byMode(READ_ONLY_IS_ENOUGH, 'mount read-only')),
+    ['critical', 'adds runtime udev rules (/run/udev/rules.d), whose RUN programs udevd runs as root on the next device event, and forges ' +
+      'the device database: root on the node'],
+    byMode(READ_ONLY_IS_ENOUGH, 'mount read-only (a driver that only queries devices reads the database)')),
   entry('/run/systemd',
     ['medium', 'reads systemd\'s runtime state'],
     ['critical', 'replaces systemd\'s sockets and runtime units'],
@@ -664,6 +685,123 @@ export const PATH_CATALOGUE: PathEntry[] = [
     ['low', 'reads the lock files that host programs share'],
     ['medium', 'holds or removes the lock files that host programs share'],
     'mount only the lock file the agent shares (e.g. /run/xtables.lock)'),
+
+  // programs' own runtime directories under /run, known by name (each project's manifests and docs): what they serve there
+  ...([
+    ['/run/flannel', 'flannel\'s runtime directory (subnet.env, read by the flannel CNI plugin for every new pod)', 'medium',
+      'rewrites flannel\'s subnet.env, which the flannel CNI plugin reads for every new pod: misroutes or breaks new pods\' networks'],
+    ['/run/calico', 'calico-node\'s runtime directory (BIRD\'s control sockets, Felix state)', 'high',
+      'replaces calico-node\'s BIRD control sockets and state: changes the routes the node advertises'],
+    ['/run/nodeagent', 'Calico\'s node agent socket directory (Felix\'s policy sync and workload credentials for Dikastes and the CSI driver)', 'high',
+      'replaces the node agent socket Felix serves: hands pods forged policy and workload credentials'],
+    ['/run/cilium', 'cilium-agent\'s runtime directory (its API socket cilium.sock, Envoy\'s sockets, health and BPF state)', 'high',
+      'replaces or calls cilium-agent\'s API socket (cilium.sock): changes endpoints and the network policy of every pod on the node'],
+    ['/run/aws-node', 'the Amazon VPC CNI\'s runtime directory (ipamd\'s IP allocation checkpoint)', 'medium',
+      'rewrites ipamd\'s IP allocation checkpoint: double-assigns or leaks pod IPs on the node'],
+    ['/run/istio-cni', 'istio-cni\'s runtime directory (the socket its CNI plugin reports new pods to)', 'medium',
+      'replaces istio-cni\'s socket: new pods are not reported, so their traffic is not captured for the mesh'],
+    ['/run/ztunnel', 'ztunnel\'s runtime directory (the socket istio-cni hands pods\' network namespaces to)', 'high',
+      'replaces ztunnel\'s socket: receives the network namespaces of the mesh\'s pods, and with them their traffic'],
+    ['/run/tetragon', 'Tetragon\'s runtime directory (its gRPC socket and BPF state)', 'medium',
+      'replaces Tetragon\'s socket and state: hides or forges its security events'],
+    ['/run/cilium/tetragon', 'Tetragon\'s runtime directory under Cilium\'s (its gRPC socket and BPF state)', 'medium',
+      'replaces Tetragon\'s socket and state: hides or forges its security events'],
+    ['/run/secrets-store-csi-providers', 'the Secrets Store CSI driver\'s provider sockets (Azure, AWS, GCP, Vault providers)', 'high',
+      'replaces a secret provider\'s socket: receives the pods\' identities the driver sends and returns forged secrets'],
+    ['/run/nvidia-fabricmanager', 'NVIDIA fabric manager\'s runtime directory', 'medium', 'replaces NVIDIA fabric manager\'s socket and state: disrupts NVLink for the node\'s GPUs'],
+    ['/run/nvidia-topologyd', 'NVIDIA topologyd\'s runtime directory', 'medium', 'replaces NVIDIA topologyd\'s socket and state: misleads GPU topology discovery'],
+  ] as [string, string, Risk, string][]).map(([path, what, risk, gains]) => {
+    const own = judgement([risk === 'high' ? 'medium' : 'low', `reads ${what}; ${CONNECT_NOTE}`], [risk, gains],
+      byMode('nothing narrower: one program\'s own runtime directory, mounted read-only',
+        'keep it to the program that owns it, and mount it read-only in containers that only read it'));
+    // the cgroup2 hierarchy a program mounts below its directory (Cilium's /run/cilium/cgroupv2) is the cgroup tree, not the program's
+    const inside = (use: BelowUse) => judgement(['low', `reads ${use.path}, inside ${what}; ${CONNECT_NOTE}`],
+      [risk === 'high' ? 'medium' : risk, `replaces the files and sockets in ${use.path}, inside ${what}: disrupts or impersonates that program`],
+      byMode(`nothing narrower: ${use.path} is part of one program's own runtime directory, mounted read-only`,
+        `keep ${use.path} to the program that owns it, and mount it read-only in containers that only read it`));
+    return { path, ...own, below: (use: BelowUse) => (isCgroupMount(use) ? belowRun(use) : inside(use)) };
+  }),
+  // what node agents mount, each from its project's documentation or code
+  // containerd's NRI socket (containerd docs/NRI.md: /var/run/nri/nri.sock); a plugin adjusts every container's spec
+  entry('/run/nri',
+    ['critical', `connects to containerd's NRI socket (${CONNECT_NOTE}): as an NRI plugin it changes every container the runtime creates ` +
+      '(mounts, devices, hooks, environment, capabilities): root on the node'],
+    ['critical', 'serves or replaces containerd\'s NRI socket: as an NRI plugin it changes every container the runtime creates (mounts, ' +
+      'devices, hooks, environment, capabilities): root on the node'],
+    (use) => (use.path.endsWith('/nri.sock')
+      ? (use.type === 'Socket' ? 'nothing narrower: the NRI socket alone, typed Socket; mount it only in the NRI plugin\'s container'
+        : 'set type Socket, so that the kubelet checks it is the socket; mount it only in the NRI plugin\'s container')
+      : 'mount only the socket file (/var/run/nri/nri.sock, type Socket), and only in the NRI plugin\'s container')),
+  // Container Device Interface spec directories (container-device-interface SPEC.md: /etc/cdi and /var/run/cdi)
+  ...['/run/cdi', '/etc/cdi'].map((path) => entry(path,
+    ['low', 'reads the Container Device Interface specs: which devices, mounts and hooks the runtime adds to the containers that request them'],
+    ['critical', 'writes Container Device Interface specs: adds host mounts, devices and hooks (run as root on the host) to every container ' +
+      'that requests a device the spec names: root on the node'],
+    byMode(READ_ONLY_IS_ENOUGH, 'keep it to the device plugin or operator that generates the specs'))),
+  // OCI hooks directories read by CRI-O and Podman (oci-hooks(5))
+  ...['/run/containers/oci/hooks.d', '/etc/containers/oci/hooks.d', '/usr/share/containers/oci/hooks.d'].map((path) => entry(path,
+    ['low', 'reads the OCI hooks CRI-O runs around containers'],
+    ['critical', 'adds an OCI hook: a program CRI-O runs as root on the host around every container the hook matches: root on the node'],
+    byMode(READ_ONLY_IS_ENOUGH, 'keep it to the installer of the hook, and mount it read-only elsewhere'))),
+  // the NVIDIA GPU operator's roots (gpu-operator assets/state-driver and state-container-toolkit)
+  entry('/run/nvidia',
+    ['medium', 'reads the NVIDIA GPU operator\'s runtime root: the driver container\'s root filesystem, the container toolkit, validation markers'],
+    ['critical', 'replaces the NVIDIA driver root (/run/nvidia/driver) and container toolkit (/run/nvidia/toolkit) that the runtime uses for ' +
+      'every GPU container: root on the node'],
+    'mount only the subdirectory needed (driver, toolkit or validations), read-only unless the container installs it'),
+  entry('/run/nvidia/driver',
+    ['low', 'reads the NVIDIA driver container\'s root filesystem (the driver\'s libraries and tools)'],
+    ['critical', 'replaces the NVIDIA driver\'s libraries and tools that the container toolkit injects into every GPU container, and the ' +
+      'kernel modules and firmware the driver container loads: root on the node'],
+    byMode(READ_ONLY_IS_ENOUGH, 'keep it to the driver container; mount it read-only in containers that only use the driver')),
+  entry('/run/nvidia/toolkit',
+    ['low', 'reads the NVIDIA container toolkit\'s install directory'],
+    ['critical', 'replaces the NVIDIA container runtime and hooks that the container runtime is configured to run, as root on the host: root on the node'],
+    byMode(READ_ONLY_IS_ENOUGH, 'keep it to the toolkit installer')),
+  entry('/run/nvidia/validations',
+    ['low', 'reads the GPU operator\'s validation markers'],
+    ['medium', 'forges or removes the GPU operator\'s validation markers: its components start before the driver or toolkit is ready, or never'],
+    byMode(READ_ONLY_IS_ENOUGH, 'mount read-only in the containers that only wait for the markers')),
+  // the Mellanox OFED driver container's root (NVIDIA network operator): kernel sources and modules the drivers build and load
+  entry('/run/mellanox/drivers',
+    ['low', 'reads the Mellanox OFED driver container\'s root (its kernel sources and modules)'],
+    ['critical', 'replaces the Mellanox OFED driver files (kernel sources and modules) that the driver containers build and load: kernel code'],
+    byMode(READ_ONLY_IS_ENOUGH, 'keep it to the OFED driver container; mount it read-only in the containers that build against it')),
+  // GKE's Container-Optimized OS node: KUBE_HOME=/home/kubernetes, the kubelet and node binaries in bin (k8s.io/kubernetes cluster/gce/gci/configure.sh)
+  entry('/home/kubernetes',
+    ['medium', 'reads the Kubernetes node files GKE keeps on Container-Optimized OS (binaries, the kubelet\'s configuration)'],
+    ['critical', 'replaces the Kubernetes node binaries GKE installs on Container-Optimized OS (the kubelet among them, run as root): root on the node'],
+    'mount only the subdirectory needed, read-only unless the agent installs it'),
+  entry('/home/kubernetes/bin/nvidia',
+    ['low', 'reads the NVIDIA driver GKE installs on Container-Optimized OS'],
+    ['critical', 'replaces the NVIDIA driver\'s libraries and binaries on Container-Optimized OS, which the device plugin mounts into every GPU container'],
+    byMode(READ_ONLY_IS_ENOUGH, 'keep it to the driver installer')),
+  // systemd-journald.socket: /dev/log is journald's syslog socket, not a device
+  entry('/dev/log',
+    ['medium', `connects to the host's syslog socket, journald's (${CONNECT_NOTE}): forges host log entries`],
+    ['medium', 'forges host log entries through the host\'s syslog socket, or replaces it so that host programs\' syslog messages are lost'],
+    'use the container\'s own stdout for its logs; mount /dev/log only if the agent must write to the host\'s syslog'),
+  // the kernel's firmware search path (Documentation/driver-api/firmware/fw_search_path.rst)
+  entry('/sys/module/firmware_class/parameters/path',
+    ['low', 'reads the kernel\'s firmware search path'],
+    ['critical', 'sets the kernel\'s firmware search path: the kernel loads device firmware from the directory written there, which may be the ' +
+      'attacker\'s: firmware with DMA access to the node\'s memory'],
+    byMode(READ_ONLY_IS_ENOUGH, 'keep it to the driver container that installs firmware')),
+  // udev(7): rules in /etc/udev/rules.d, /run/udev/rules.d and /usr/lib/udev/rules.d; udevd runs their RUN programs as root
+  entry('/etc/udev',
+    ['low', 'reads udev\'s configuration and rules'],
+    ['critical', 'adds udev rules (/etc/udev/rules.d), whose RUN programs udevd runs as root on the next device event: root on the node'],
+    byMode(READ_ONLY_IS_ENOUGH, 'mount read-only; a driver that needs a rule should ship it with the node image')),
+  // cloud provider configuration with credentials (cloud-provider-azure: /etc/kubernetes/azure.json holds the service principal secret)
+  entry('/etc/kubernetes/azure.json',
+    ['high', 'reads the Azure cloud provider\'s configuration: the cluster\'s service principal secret or managed identity, which manage its Azure resources'],
+    ['critical', 'reads and rewrites the Azure cloud provider\'s configuration: the cluster\'s Azure credentials, and where the kubelet sends its cloud calls'],
+    fileAdvice('; better, use workload identity instead of the node\'s cloud credentials')),
+  // RHEL-family private keys (/etc/pki/tls/private: the host's TLS keys)
+  entry('/etc/pki/tls/private',
+    ['high', 'reads the host\'s TLS private keys: impersonates the services that use them'],
+    ['critical', 'reads and replaces the host\'s TLS private keys: impersonates the services that use them'],
+    'do not mount it: mount a Secret with the agent\'s own key'),
 
   // kernel interfaces
   entry('/proc',
@@ -770,7 +908,7 @@ export const PATH_CATALOGUE: PathEntry[] = [
   SYSTEM_BINARIES('/lib'),
   SYSTEM_BINARIES('/lib64'),
   HOME('/root', 'root\'s'),
-  HOME('/home', 'users\''),
+  HOME('/home', 'users\'', true),
   DATA('/mnt'),
   DATA('/media'),
   DATA('/srv'),
@@ -782,6 +920,39 @@ export const UNKNOWN_PATH: PathJudgement = {
   readWrite: { risk: 'high', gains: 'writes a host directory this catalogue does not know: any host service that reads it can be subverted' },
   alternative: byMode('nothing narrower to suggest: check that the agent needs all of it, and set a type (Directory or File)',
     'mount it read-only with a type (Directory or File); if the agent must write, give it a directory of its own'),
+};
+
+/**
+ * A Windows named pipe the catalogue has no entry for: csi-proxy's by their name (kubernetes-csi/csi-proxy: one pipe per API
+ * group and version, `\\.\pipe\csi-proxy-<group>-<version>`, served by csi-proxy, a host service that runs as SYSTEM),
+ * else a pipe of a host service this catalogue does not know. A pipe is an endpoint, not a directory: a read-only mount
+ * does not stop a client from calling it, and it cannot be narrowed.
+ */
+export function pipeJudgement(path: string): PathJudgement {
+  const name = path.replace(/^(\\\\\.\\pipe\\|\/\/\.\/pipe\/)/i, '');
+  const csiProxy = /^csi-proxy-([a-z]+)-(v\d+\w*)$/i.exec(name);
+  if (csiProxy) {
+    const [group, version] = [csiProxy[1].toLowerCase(), csiProxy[2]];
+    const gains = `calls csi-proxy's ${group} API (${version}), served as SYSTEM by csi-proxy on the Windows node` +
+      (CSI_PROXY_GROUPS[group] ? `: ${CSI_PROXY_GROUPS[group]}` : ': a host service\'s operations on the node\'s storage') +
+      ` (${CONNECT_NOTE.replace('socket', 'named pipe')})`;
+    return judgement(['critical', gains], ['critical', gains],
+      'nothing narrower for a CSI node plugin: mount only the csi-proxy pipes of the API versions the driver uses (not the older beta ones), ' +
+      'only in the driver\'s container');
+  }
+  const gains = `calls ${path}, a named pipe of a host service this catalogue does not know, with whatever that service allows its ` +
+    `clients (${CONNECT_NOTE.replace('socket', 'named pipe')})`;
+  return judgement(['high', gains], ['high', gains], 'check which host service serves the pipe; mount it only in the container that calls it');
+}
+
+/** what each csi-proxy API group does (kubernetes-csi/csi-proxy client/api). */
+const CSI_PROXY_GROUPS: { [group: string]: string } = {
+  disk: 'lists, partitions and brings online any disk of the node',
+  volume: 'formats, mounts, resizes and unmounts any volume of the node',
+  filesystem: 'creates, removes and links any path on the node\'s file systems',
+  smb: 'mounts SMB shares on the node with the credentials given',
+  iscsi: 'connects the node to iSCSI targets',
+  system: 'starts and stops Windows services and reads BIOS details',
 };
 
 /**

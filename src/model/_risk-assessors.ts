@@ -3,7 +3,7 @@
  * catalogue. `HostRisk` exposes these; the host privilege descriptors (`_host-privileges.ts`) use them to rate items.
  */
 import { CAPABILITY_CATALOGUE, HostNamespace, UNKNOWN_CAPABILITY } from './_capability-catalogue';
-import { Advice, byName, PATH_CATALOGUE, PathEntry, PathJudgement, PathUse, RiskText, UNKNOWN_PATH } from './_host-risk-catalogue';
+import { Advice, byName, PATH_CATALOGUE, PathEntry, PathJudgement, PathUse, pipeJudgement, RiskText, UNKNOWN_PATH } from './_host-risk-catalogue';
 import { isWithin, normalizeHostPath } from './_paths';
 import { HostRiskAssessment, RiskLevel } from './risk-level';
 
@@ -52,6 +52,18 @@ function aliasRun(path: string): string {
 
 function isPipe(path: string): boolean {
   return path.startsWith('\\\\.\\pipe\\') || path.startsWith('//./pipe/');
+}
+
+/**
+ * The Linux path of a Windows kubelet directory: `C:\var\lib\kubelet\pods` (or `\var\lib\kubelet\pods`, on the system
+ * drive; either slash) is `/var/lib/kubelet/pods`. The kubelet's default root directory is filepath.Clean("/var/lib/kubelet")
+ * (k8s.io/kubernetes cmd/kubelet/app/options/options.go), `\var\lib\kubelet` on Windows, with the Linux layout below it.
+ */
+function windowsKubeletPath(path: string): string | undefined {
+  const m = /^(?:[a-z]:)?[\\/]var[\\/]lib[\\/]kubelet((?:[\\/][^\\/]*)*)$/i.exec(path);
+  if (!m || path.startsWith('/')) return undefined;
+  const rest = m[1].split(/[\\/]/).filter((x) => x !== '');
+  return ['/var/lib/kubelet', ...rest].join('/');
 }
 
 function pipeKey(path: string): string {
@@ -129,7 +141,13 @@ function computePathRisk(path: string, readOnly: boolean, mount: PathMount): Hos
   const use: PathUse = { path: display, readOnly, type: mount.type, initOnly: mount.initOnly };
   if (isPipe(path)) {
     const pipe = PATH_CATALOGUE.find((e) => isPipe(e.path) && pipeKey(e.path) === pipeKey(path));
-    return result(textOf(pipe ?? UNKNOWN_PATH, use), pipe?.path);
+    return result(textOf(pipe ?? pipeJudgement(path), use), pipe?.path);
+  }
+  const kubelet = windowsKubeletPath(display);
+  if (kubelet !== undefined) {
+    // the Windows kubelet keeps what the Linux one does, in the same layout under C:\var\lib\kubelet
+    const linux = computePathRisk(kubelet, readOnly, mount);
+    return { ...linux, attackerGains: `on the Windows node, as ${kubelet} on Linux: ${linux.attackerGains}` };
   }
   const normalized = aliasRun(display);
   if (!normalized.startsWith('/')) return result(textOf(UNKNOWN_PATH, use));

@@ -115,4 +115,12 @@ export interface HostAccessItem {
    * @default - not a hostProcess item, or the image's user
    */
   readonly runAsUserName?: string;
+
+  /**
+   * For runAsRoot: true when the container is a Windows container (not HostProcess), whose root is ContainerAdministrator
+   * (named by runAsUserName, or the image's user when it names none), not UID 0.
+   *
+   * @default - not a runAsRoot item, or a Linux container
+   */
+  readonly windows?: boolean;
 }

@@ -24,6 +24,6 @@ export enum HostAccessType {
   HOST_PROCESS = 'hostProcess',
   /** a Linux capability added with `securityContext.capabilities.add`. */
   CAPABILITY = 'capability',
-  /** a container that may run as UID 0 (Linux pods only: Windows pods have no UIDs). */
+  /** a container that may run as root: UID 0 on Linux, ContainerAdministrator in a Windows (not HostProcess) container. */
   RUN_AS_ROOT = 'runAsRoot',
 }

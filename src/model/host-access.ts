@@ -36,8 +36,10 @@ function compareItems(a: HostAccessItem, b: HostAccessItem): number {
  *   (container runtimes accept `CAP_NET_ADMIN` and `net_admin` alike); `ALL` is reported as `ALL`.
  * - **runAsRoot**: one item per container whose effective `runAsUser` (the container's, else the pod's) is 0, or that has
  *   no effective `runAsUser` and no effective `runAsNonRoot: true` (the image may run as root). `runAsNonRoot: true`
- *   with no `runAsUser` is not root: the kubelet refuses to start an image whose user is root. None for a Windows pod
- *   (`spec.os.name: windows`, a HostProcess container, or a `kubernetes.io/os: windows` nodeSelector): Windows has no UIDs.
+ *   with no `runAsUser` is not root: the kubelet refuses to start an image whose user is root. In a Windows pod
+ *   (`spec.os.name: windows`, a HostProcess container, or a `kubernetes.io/os: windows` nodeSelector), which has no UIDs,
+ *   one per container that is not HostProcess, has no `runAsNonRoot: true` and whose `runAsUserName` is unset (the
+ *   image's user decides: ContainerAdministrator in servercore images) or ContainerAdministrator (`windows: true`).
  * - **capability** items carry the host namespaces the pod shares (`hostNamespaces`); **hostPath** items the volumes'
  *   `type` (`hostPathType`) and whether only init containers have the access (`onlyInitContainers`).
  */

@@ -14,6 +14,42 @@ export interface ImageRef {
 const DOCKER_HUB = 'docker.io';
 const DOCKER_HUB_ALIASES = new Set(['docker.io', 'index.docker.io', 'registry-1.docker.io', 'registry.hub.docker.com']);
 
+/**
+ * The grammar of an image reference (github.com/distribution/reference, reference.go): a digest, a tag, and the
+ * repository path's components (lowercase alphanumerics joined by `.`, `_`, `__` or dashes), after an optional registry
+ * host (a name or an IP, with an optional port).
+ */
+export const IMAGE_GRAMMAR = {
+  digest: /^[a-z0-9]+(?:[.+_-][a-z0-9]+)*:[0-9a-fA-F]{32,}$/,
+  tag: /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$/,
+  repository: /^[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*(?:\/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*$/,
+  registry: /^(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?)*|\[[0-9a-fA-F:]+\])(?::[0-9]+)?$/,
+};
+
+/**
+ * Whether an image is a valid reference, as the kubelet requires before it pulls (an invalid one leaves the container
+ * waiting with InvalidImageName): a placeholder such as `<IMAGE>` or `FILLED BY THE OPERATOR` is not.
+ */
+export function isValidImageReference(image: string): boolean {
+  let rest = image;
+  const at = rest.indexOf('@');
+  if (at >= 0) {
+    if (!IMAGE_GRAMMAR.digest.test(rest.slice(at + 1))) return false;
+    rest = rest.slice(0, at);
+  }
+  const colon = rest.lastIndexOf(':');
+  if (colon > rest.lastIndexOf('/')) {
+    if (!IMAGE_GRAMMAR.tag.test(rest.slice(colon + 1))) return false;
+    rest = rest.slice(0, colon);
+  }
+  const parts = rest.split('/');
+  if (parts.length > 1 && (parts[0].includes('.') || parts[0].includes(':') || parts[0] === 'localhost')) {
+    if (!IMAGE_GRAMMAR.registry.test(parts.shift()!)) return false;
+  }
+  const repository = parts.join('/');
+  return repository.length <= 255 && IMAGE_GRAMMAR.repository.test(repository);
+}
+
 /** parses an image reference: `[registry/]path[:tag][@digest]`. */
 export function parseImage(image: string): ImageRef {
   let rest = image.trim();

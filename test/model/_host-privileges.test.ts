@@ -94,7 +94,7 @@ describe('one descriptor per host privilege type', () => {
     expect(words(HostAccessType.HOST_PATH, '/var/log (read-only)')).toEqual(['hostPath /var/log (read-only)', 'hostPath /var/log (read-only)']);
     expect(words(HostAccessType.HOST_NETWORK, '')).toEqual(['hostNetwork', 'hostNetwork']);
     expect(words(HostAccessType.PRIVILEGED, 'a')).toEqual(['privileged', 'privileged']);
-    expect(words(HostAccessType.RUN_AS_ROOT, 'a')).toEqual(['runAsRoot (may run as UID 0)', 'runAsRoot']);
+    expect(words(HostAccessType.RUN_AS_ROOT, 'a')).toEqual(['runAsRoot (may run as root)', 'runAsRoot']);
     expect(words(HostAccessType.CAPABILITY, 'NET_ADMIN')).toEqual(['capability NET_ADMIN', 'capability NET_ADMIN']);
   });
 

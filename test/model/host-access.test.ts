@@ -1,5 +1,6 @@
 import * as fc from 'fast-check';
 import { HostAccess, HostAccessItem, HostAccessReasons, HostAccessType } from '../../src/model';
+import { descriptorOf } from '../../src/model/_host-privileges';
 import { guideFixture } from '../util/guide';
 
 // ---------- builders ----------
@@ -271,8 +272,24 @@ describe('runAsRoot', () => {
   test.each([
     ['spec.os.name: windows', { os: { name: 'windows' } }],
     ['a kubernetes.io/os: windows nodeSelector', { nodeSelector: { 'kubernetes.io/os': 'windows' } }],
-  ])('a Windows pod (%s) has no UIDs: no runAsRoot', (_name, extra) => {
-    expect(HostAccess.of({ ...extra, containers: [{ name: 'agent', image: 'x' }] })).toEqual([]);
+  ])('a Windows pod (%s) has no UIDs: its root is ContainerAdministrator, the image\'s user when runAsUserName is unset', (_name, extra) => {
+    expect(HostAccess.of({ ...extra, containers: [{ name: 'agent', image: 'x' }] })).toEqual([
+      { type: HostAccessType.RUN_AS_ROOT, detail: 'agent', container: 'agent', windows: true },
+    ]);
+    const risk = HostAccess.of({ ...extra, containers: [{ name: 'agent', image: 'x' }] }).map((i) => descriptorOf(i.type).assess(i))[0];
+    expect(risk.attackerGains).toContain('ContainerAdministrator');
+    expect(risk.attackerGains).not.toContain('UID 0');
+    expect(risk.saferAlternative).toContain('runAsUserName: ContainerUser');
+  });
+
+  test.each([
+    ['runAsUserName ContainerUser on the container', {}, { windowsOptions: { runAsUserName: 'ContainerUser' } }, false],
+    ['runAsUserName ContainerUser on the pod', { securityContext: { windowsOptions: { runAsUserName: 'ContainerUser' } } }, {}, false],
+    ['runAsNonRoot: true (the Windows kubelet refuses ContainerAdministrator)', { securityContext: { runAsNonRoot: true } }, {}, false],
+    ['runAsUserName ContainerAdministrator, named', {}, { windowsOptions: { runAsUserName: 'containeradministrator' } }, true],
+  ])('a Windows container with %s: runAsRoot %s', (_name, pod, sc, expected) => {
+    const items = HostAccess.of({ os: { name: 'windows' }, ...pod, containers: [{ name: 'agent', image: 'x', securityContext: sc }] });
+    expect(items.some((i) => i.type === HostAccessType.RUN_AS_ROOT)).toBe(expected);
   });
 });
 
@@ -296,7 +313,8 @@ describe('hostProcess (Windows)', () => {
       securityContext: { windowsOptions: { hostProcess: true } },
       containers: [{ name: 'a', image: 'x' }, { name: 'b', image: 'x', securityContext: { windowsOptions: { hostProcess: false } } }],
     };
-    expect(keys(HostAccess.of(s))).toEqual(['hostProcess|a|a']);
+    // b is a Windows container that is not HostProcess: it may run as ContainerAdministrator
+    expect(keys(HostAccess.of(s))).toEqual(['hostProcess|a|a', 'runAsRoot|b|b']);
   });
 
   test('windowsOptions of the wrong type is rejected', () => {

@@ -48,7 +48,7 @@ describe('HostRisk.forPath', () => {
     ['/sys/fs/cgroup', LOW, CRITICAL],
     ['/sys/fs/bpf', MEDIUM, HIGH],
     ['/sys/fs', MEDIUM, CRITICAL], // contains /sys/fs/bpf and /sys/fs/cgroup
-    ['/sys/module', LOW, HIGH],
+    ['/sys/module', LOW, CRITICAL], // it contains the firmware search path
     ['/sys/kernel', MEDIUM, CRITICAL], // uevent_helper; contains debugfs
     ['/sys/class/net', LOW, HIGH],
     ['/dev', HIGH, CRITICAL],
@@ -131,7 +131,7 @@ describe('HostRisk.forPath', () => {
     expect(a.matchedPath).toBe('/run/containerd/containerd.sock');
     expect(a.attackerGains).toBe(
       'reads the runtime state of host services (their PID files, and the sockets they serve); it also contains /run/containerd/containerd.sock, ' +
-      'mounted read-only with it, which is critical (as do /run/docker.sock, /run/crio/crio.sock, /run/cri-dockerd.sock, and 8 more): talks to the ' +
+      'mounted read-only with it, which is critical (as do /run/docker.sock, /run/crio/crio.sock, /run/cri-dockerd.sock, and 9 more): talks to the ' +
       'containerd API through its socket (a read-only mount does not stop a process from connecting to a socket): starts a privileged container ' +
       'with the node\'s root filesystem mounted, which is root on the node, and reads, stops or execs into every container it runs',
     );
@@ -185,32 +185,45 @@ describe('HostRisk.forPath: a path is judged by what it is, not by its parent', 
     readonly advice?: string;
   }
   const rows: Row[] = [
-    // flannel
-    {
-      path: '/run/flannel',
+    // programs' own runtime directories the catalogue knows by name: what each serves there (flannel, aws-vpc-cni, calico,
+    // cilium, tetragon, secrets-store-csi-driver)
+    ...([
+      ['/run/flannel', MEDIUM, 'flannel\'s subnet.env'],
+      ['/var/run/aws-node', MEDIUM, 'ipamd\'s IP allocation checkpoint'],
+      ['/var/run/calico', HIGH, 'calico-node\'s BIRD control sockets'],
+      ['/var/run/nodeagent', HIGH, 'the node agent socket Felix serves'],
+      ['/var/run/cilium', HIGH, 'cilium-agent\'s API socket (cilium.sock)'],
+      ['/var/run/tetragon', MEDIUM, 'Tetragon\'s socket and state'],
+      ['/var/run/secrets-store-csi-providers', HIGH, 'a secret provider\'s socket'],
+    ] as [string, RiskLevel, string][]).map(([path, risk, says]) => ({
+      path,
       readOnly: false,
-      risk: MEDIUM,
-      says: '/run/flannel, one program\'s own runtime directory',
-      never: ['host services\' sockets', 'replaces the sockets and PID files of host services'],
-      advice: 'keep /run/flannel to the program that owns it',
-    },
-    // antrea, aws-vpc-cni, calico, cilium, tetragon, secrets-store-csi-driver
-    ...['/var/run/antrea', '/var/run/aws-node', '/var/run/calico', '/var/run/nodeagent', '/var/run/cilium', '/var/run/tetragon',
-      '/var/run/secrets-store-csi-providers'].map((path) => ({
-      path, readOnly: false, risk: MEDIUM, says: `${path}, one program's own runtime directory`, never: ['replaces the sockets and PID files of host services'],
+      risk,
+      says,
+      never: ['replaces the sockets and PID files of host services', 'does not know'],
+      advice: 'keep it to the program that owns it',
     })),
+    // a directory under /run the catalogue does not know: no guess at its owner, rated by what such a directory can hold
+    {
+      path: '/var/run/antrea',
+      readOnly: false,
+      risk: HIGH,
+      says: '/var/run/antrea, a directory under /var/run that this catalogue does not know',
+      never: ['one program\'s own', 'only the agent itself'],
+      advice: 'check what serves /var/run/antrea',
+    },
     {
       path: '/var/run/cilium/envoy/sockets',
       readOnly: false,
       risk: MEDIUM,
-      says: 'inside /var/run/cilium, the runtime directory of one program',
-      never: ['of host services'],
+      says: 'inside cilium-agent\'s runtime directory',
+      never: ['of host services', 'cilium.sock): changes'],
     },
     {
       path: '/var/run/cilium/envoy/artifacts',
       readOnly: true,
       risk: LOW,
-      says: 'inside /var/run/cilium',
+      says: 'inside cilium-agent\'s runtime directory',
       never: ['runtime state of host services'],
       advice: 'nothing narrower',
     },
@@ -275,7 +288,7 @@ describe('HostRisk.forPath: a path is judged by what it is, not by its parent', 
       path: '/proc/sys/net', readOnly: false, risk: HIGH, says: 'network settings (IP forwarding, rp_filter, ARP, conntrack)', never: ['core_pattern'],
     },
     // falco
-    { path: '/sys/module', readOnly: false, risk: HIGH, says: 'parameters of loaded kernel modules', never: ['uevent'] },
+    { path: '/sys/module', readOnly: false, risk: CRITICAL, says: 'parameters of loaded kernel modules', never: ['uevent'] },
     // calico's ebpf-bootstrap: /sys/fs holds /sys/fs/cgroup, the riskiest thing below it
     { path: '/sys/fs', readOnly: false, risk: CRITICAL, says: 'it also contains /sys/fs/cgroup', never: ['uevent'] },
     // local-static-provisioner
@@ -350,6 +363,80 @@ describe('HostRisk.forPath: a path is judged by what it is, not by its parent', 
     expect(init.saferAlternative).toMatch(/^nothing narrower: only the install init container writes it/);
     const agent = HostRisk.assess({ type: HostAccessType.HOST_PATH, detail: '/opt/cni/bin (read-write)' });
     expect(agent.saferAlternative).toBe('mount it read-write only in the CNI plugin\'s install init container, never in a long-running container');
+  });
+});
+
+// What node agents mount, from the corpus manifests added for issue 21 (test/corpus): each judgement is the catalogue's
+// knowledge of that path, never the story of a pattern it resembles.
+describe('HostRisk.forPath: what node agents really mount', () => {
+  test.each([
+    // [path, read-only?, risk, says, never]
+    ['/var/run/nri/nri.sock', false, CRITICAL, 'containerd\'s NRI socket', ['one program\'s own']], // nri-device-injector
+    ['/var/run/nri', true, CRITICAL, 'changes every container the runtime creates', ['one program\'s own']],
+    ['/run/nvidia', false, CRITICAL, '/run/nvidia/driver', ['one program\'s own']], // gpu-operator-driver
+    ['/run/nvidia/driver', false, CRITICAL, 'injects into every GPU container', ['one program\'s own']], // gpu-operator-container-toolkit
+    ['/run/nvidia/toolkit', false, CRITICAL, 'NVIDIA container runtime', ['one program\'s own']],
+    ['/run/nvidia/validations', false, MEDIUM, 'validation markers', ['one program\'s own']],
+    ['/run/nvidia/driver/lib/firmware', false, CRITICAL, 'NVIDIA driver', ['one program\'s own']],
+    ['/run/mellanox/drivers', false, CRITICAL, 'Mellanox OFED driver', ['one program\'s own']],
+    ['/var/run/cdi', false, CRITICAL, 'Container Device Interface specs', ['one program\'s own']], // sample-device-plugin
+    ['/run/containers/oci/hooks.d', false, CRITICAL, 'adds an OCI hook', ['bundles of running containers']],
+    ['/run/udev', false, CRITICAL, '/run/udev/rules.d', ['misleads']], // gce-pd-csi-node-linux: not below /lib/udev
+    ['/etc/udev', false, CRITICAL, 'RUN programs udevd runs as root', []],
+    ['/dev/log', false, MEDIUM, 'syslog socket', ['device node']], // gpu-operator-driver
+    ['/sys/module/firmware_class/parameters/path', false, CRITICAL, 'firmware search path', ['run-time parameters']],
+    ['/home/kubernetes/bin/nvidia', false, CRITICAL, 'NVIDIA driver', ['SSH key']], // nvidia-driver-installer-gce
+    ['/home/kubernetes/bin/nvidia/vulkan/icd.d', false, CRITICAL, 'NVIDIA driver', ['SSH key']],
+    ['/home/keys', false, HIGH, 'a directory under /home that this catalogue does not know', []], // a CSI driver's encryption keys
+    ['/tmp/agent-output', false, MEDIUM, 'a directory under /tmp that this catalogue does not know', ['host processes trust']],
+    ['/run/ztunnel', false, HIGH, 'ztunnel\'s socket', ['does not know']], // ztunnel
+    ['/var/run/istio-cni', false, MEDIUM, 'istio-cni\'s socket', ['does not know']], // istio-cni
+    ['/etc/kubernetes/azure.json', true, HIGH, 'service principal secret', []],
+    ['/etc/pki/tls/private', true, HIGH, 'TLS private keys', ['public']],
+    ['/var/run/some-agent', false, HIGH, 'a directory under /var/run that this catalogue does not know', ['one program\'s own', 'only the agent itself']],
+  ] as [string, boolean, RiskLevel, string, string[]][])('%s (read-only %s): %s, "%s"', (path, readOnly, risk, says, never) => {
+    const a = HostRisk.forPath(path, readOnly);
+    expect(a.risk).toBe(risk);
+    expect(a.attackerGains).toContain(says);
+    for (const claim of never) expect(a.attackerGains).not.toContain(claim);
+  });
+
+  // gce-pd-csi-node-windows: csi-proxy's named pipes are endpoints of a host service that runs as SYSTEM
+  test.each(['\\\\.\\pipe\\csi-proxy-volume-v1', '\\\\.\\pipe\\csi-proxy-disk-v1beta2', '//./pipe/csi-proxy-filesystem-v1'])('%s: csi-proxy, SYSTEM, critical even read-only; a fix that applies to a pipe', (pipe) => {
+    for (const readOnly of [true, false]) {
+      const a = HostRisk.forPath(pipe, readOnly);
+      expect(a.risk).toBe(CRITICAL);
+      expect(a.attackerGains).toContain('served as SYSTEM by csi-proxy');
+      expect(a.attackerGains).not.toContain('directory');
+      expect(a.saferAlternative).not.toMatch(/read-only|type \(Directory or File\)/);
+    }
+  });
+
+  test('a named pipe the catalogue does not know is a host service\'s endpoint, not a directory', () => {
+    const a = HostRisk.forPath('\\\\.\\pipe\\some-service', true);
+    expect(a.risk).toBe(HIGH);
+    expect(a.attackerGains).toContain('a named pipe of a host service this catalogue does not know');
+    expect(a.attackerGains).not.toContain('directory');
+  });
+
+  // gce-pd-csi-node-windows, secrets-store-csi-driver-windows: the Windows kubelet's directories, as the Linux ones
+  test.each([
+    ['C:\\var\\lib\\kubelet\\pods\\', '/var/lib/kubelet/pods', CRITICAL],
+    ['\\var\\lib\\kubelet\\pods', '/var/lib/kubelet/pods', CRITICAL],
+    ['\\var\\lib\\kubelet\\plugins_registry', '/var/lib/kubelet/plugins_registry', HIGH],
+    ['C:\\var\\lib\\kubelet\\plugins\\csi-secrets-store\\', '/var/lib/kubelet/plugins/csi-secrets-store', HIGH],
+    ['c:/var/lib/kubelet', '/var/lib/kubelet', CRITICAL],
+  ] as [string, string, RiskLevel][])('%s is judged as %s on Linux', (windows, linux, risk) => {
+    const a = HostRisk.forPath(windows, false);
+    const l = HostRisk.forPath(linux, false);
+    expect(a.risk).toBe(risk);
+    expect(l.risk).toBe(risk);
+    expect(a.attackerGains).toBe(`on the Windows node, as ${linux} on Linux: ${l.attackerGains}`);
+  });
+
+  test('other Windows paths stay unknown', () => {
+    expect(HostRisk.forPath('C:\\k\\secrets-store-csi-providers', false).attackerGains).toContain('this catalogue does not know');
+    expect(HostRisk.forPath('C:\\var\\lib\\kubeletx', false).attackerGains).toContain('this catalogue does not know');
   });
 });
 

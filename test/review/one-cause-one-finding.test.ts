@@ -64,13 +64,13 @@ describe('one cause, one finding', () => {
   });
 
   test('each container its own finding; the pod-level reason finding joins each, never raising a container above its own use', () => {
-    // calico's /var/run/calico: the agent writes it, an init container writes it with Bidirectional propagation (high)
+    // flannel's /run/flannel (medium): the agent writes it, an init container writes it with Bidirectional propagation (high)
     const ds = agent({
-      initContainers: [goodContainer({ name: 'bootstrap', securityContext: { privileged: true }, volumeMounts: [{ name: 'run', mountPath: '/var/run/calico', mountPropagation: 'Bidirectional' }] })],
-      containers: [goodContainer({ volumeMounts: [{ name: 'run', mountPath: '/var/run/calico' }] })],
-      volumes: [hostPathVolume('run', '/var/run/calico', 'DirectoryOrCreate')],
+      initContainers: [goodContainer({ name: 'bootstrap', securityContext: { privileged: true }, volumeMounts: [{ name: 'run', mountPath: '/run/flannel', mountPropagation: 'Bidirectional' }] })],
+      containers: [goodContainer({ volumeMounts: [{ name: 'run', mountPath: '/run/flannel' }] })],
+      volumes: [hostPathVolume('run', '/run/flannel', 'DirectoryOrCreate')],
     });
-    expect(about(findings([ds]), '/var/run/calico').map((f) => [f.container, f.rule, f.severity, f.mergedRules])).toEqual([
+    expect(about(findings([ds]), '/run/flannel').map((f) => [f.container, f.rule, f.severity, f.mergedRules])).toEqual([
       ['bootstrap', 'NA-HOSTPATH-SENSITIVE', Severity.HIGH, ['NA-HOSTPATH-WRITABLE', 'NA-HOST-ACCESS-REASON']],
       ['agent', 'NA-HOSTPATH-WRITABLE', Severity.MEDIUM, ['NA-HOST-ACCESS-REASON']],
     ]);

@@ -2,8 +2,13 @@ import { hostPathVolumes } from '../_workload';
 import { IReviewRule, RuleViolation, WorkloadContext } from '../review-rule';
 import { Severity } from '../severity';
 
+function isNamedPipe(path: string): boolean {
+  return /^(\\\\\.\\pipe\\|\/\/\.\/pipe\/)/i.test(path);
+}
+
 /**
- * `NA-HOSTPATH-TYPE`: every hostPath volume sets a `type` (Directory, File, Socket, DirectoryOrCreate, FileOrCreate...).
+ * `NA-HOSTPATH-TYPE`: every hostPath volume sets a `type` (Directory, File, Socket, DirectoryOrCreate, FileOrCreate...);
+ * a Windows named pipe is not asked for one.
  */
 export class HostPathTypeRule implements IReviewRule {
   public readonly id = 'NA-HOSTPATH-TYPE';
@@ -17,7 +22,9 @@ export class HostPathTypeRule implements IReviewRule {
 
   public evaluate(workload: WorkloadContext): RuleViolation[] {
     return hostPathVolumes(workload)
-      .filter((v) => v.type === undefined || v.type === '')
+      // a Windows named pipe is an endpoint, not a file or directory: none of the types describes it, and upstream Windows
+      // manifests (csi-proxy's clients) leave it unset
+      .filter((v) => (v.type === undefined || v.type === '') && !isNamedPipe(v.path))
       .map((v) => ({
         message: `hostPath volume ${JSON.stringify(v.name)} (${v.path}) sets no type: nothing is checked before it is mounted`,
         field: `${v.field}.hostPath.type`,

@@ -1,4 +1,5 @@
 import { HostAccessType } from '../../model';
+import { hostAccessOf } from '../_memo';
 import { containersOf, isWindows, podField, podSecurityContext } from '../_workload';
 import { IReviewRule, RuleViolation, WorkloadContext } from '../review-rule';
 import { Severity } from '../severity';
@@ -7,13 +8,39 @@ function runAsRoot(container: string) {
   return { type: HostAccessType.RUN_AS_ROOT, detail: container, container };
 }
 
+const WINDOWS_FIX = 'set securityContext.windowsOptions.runAsUserName: ContainerUser on the pod or the container (and runAsNonRoot: true, ' +
+  'which makes the Windows kubelet refuse ContainerAdministrator), or acknowledge the finding with the reason administrator is required';
+
+/**
+ * The Windows side: a container that is not HostProcess runs as its runAsUserName, else as the image's user
+ * (ContainerAdministrator in servercore-based images); runAsNonRoot: true makes the Windows kubelet refuse
+ * ContainerAdministrator (pkg/kubelet/kuberuntime/security_context_windows.go). The host-access model decides which.
+ */
+function windowsAdministrators(workload: WorkloadContext): RuleViolation[] {
+  const items = hostAccessOf(workload).filter((h) => h.type === HostAccessType.RUN_AS_ROOT && h.windows);
+  return containersOf(workload).filter((c) => items.some((h) => h.container === c.name)).map((c) => {
+    const named = c.sc.windowsOptions?.runAsUserName ?? podSecurityContext(workload).windowsOptions?.runAsUserName;
+    return {
+      message: named !== undefined && named !== null
+        ? `runs as ContainerAdministrator, the container's administrator (runAsUserName: ${named})`
+        : 'sets no runAsUserName and no runAsNonRoot: true: it runs as the image\'s user, ContainerAdministrator (the container\'s ' +
+          'administrator) in servercore-based images',
+      container: c.name,
+      field: `${c.path}.securityContext.windowsOptions.runAsUserName`,
+      fix: WINDOWS_FIX,
+      privileges: [runAsRoot(c.name)],
+      cause: runAsRoot(c.name),
+    };
+  });
+}
+
 /**
  * `NA-RUN-AS-NON-ROOT`: no container may run as root: each has an effective (its own, else the pod's) `runAsNonRoot: true`
  * or a non-zero `runAsUser`, and none runs as UID 0.
  *
- * Part of the node-agent baseline: root in the container turns any other weakness into root on the node. Windows pods
- * are not checked: they have no UIDs (a HostProcess container runs as the Windows user it names, which the hostProcess
- * privilege reports), and with `spec.os.name: windows` the API server rejects runAsUser.
+ * Part of the node-agent baseline: root in the container turns any other weakness into root on the node. In a Windows
+ * pod, which has no UIDs, root is ContainerAdministrator: a container that is not HostProcess (which runs as the Windows
+ * user it names, reported by the hostProcess privilege) and names no other user in runAsUserName.
  */
 export class RunAsNonRootRule implements IReviewRule {
   public readonly id = 'NA-RUN-AS-NON-ROOT';
@@ -21,13 +48,13 @@ export class RunAsNonRootRule implements IReviewRule {
   public readonly title = 'Containers run as non-root';
   public readonly explanation = 'Without runAsNonRoot or a runAsUser the image decides, and most images run as root. Root in the container ' +
     'reads root-only files on every host mount and turns any other weakness (a writable host path, an added capability, a kernel bug) ' +
-    'into root on the node. runAsNonRoot: true makes the kubelet refuse to start a container whose user is root. Windows pods are not ' +
-    'checked: they have no UIDs.';
+    'into root on the node. runAsNonRoot: true makes the kubelet refuse to start a container whose user is root. In a Windows pod, root ' +
+    'is ContainerAdministrator, the user of servercore-based images when runAsUserName names none.';
   public readonly fix = 'set runAsNonRoot: true and a non-zero runAsUser (on the pod or the container); give the agent the capability it ' +
     'needs (e.g. DAC_READ_SEARCH to read root-owned logs) instead of root, or acknowledge the finding with the reason root is required';
 
   public evaluate(workload: WorkloadContext): RuleViolation[] {
-    if (isWindows(workload)) return [];
+    if (isWindows(workload)) return windowsAdministrators(workload);
     const pod = podSecurityContext(workload);
     const violations: RuleViolation[] = [];
     for (const c of containersOf(workload)) {

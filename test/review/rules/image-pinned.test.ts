@@ -37,9 +37,30 @@ describe('NA-IMAGE-PINNED: Images are pinned to a release (no latest, branch or 
     expect(findings.find((f) => f.container === 'c1')!.message).toContain('uses image longhornio/longhorn-manager:master-head: tag master-head names a branch or channel, which moves with each build');
   });
 
+  test('Noncompliance 5: a tag that names only a major version and a variant rolls (fluentd-kubernetes-daemonset\'s v1-debian-elasticsearch)', () => {
+    const images = ['fluent/fluentd-kubernetes-daemonset:v1-debian-elasticsearch', 'node:20-alpine', 'x/agent:v2_slim'];
+    const ds = agent({ containers: images.map((image, i) => goodContainer({ name: `c${i}`, image })) });
+    const findings = findingsOf(rule, [ds]);
+    expect(findings.map((f) => f.container).sort()).toEqual(['c0', 'c1', 'c2']);
+    expect(findings.find((f) => f.container === 'c0')!.message).toContain('tag v1-debian-elasticsearch names only a major version, a rolling tag');
+  });
+
+  // the GPU operator's container-toolkit asset (test/corpus gpu-operator-container-toolkit), kustomize bases
+  test.each(['FILLED BY THE OPERATOR', '<IMAGE>', 'registry.example.com/Agent:1.0', 'agent:1.0 ', 'x/agent:-1', 'x/agent@sha256:abc'])(
+    'Noncompliance 6: %j is no valid image reference: a placeholder, not "pulls latest"', (image) => {
+      const [finding] = findingsOf(rule, [agentWithContainer({ image })]);
+      expect(finding.severity).toBe(Severity.HIGH);
+      expect(finding.message).toContain(`uses image ${JSON.stringify(image)}, which is not a valid image reference`);
+      expect(finding.message).toContain('InvalidImageName');
+      expect(finding.message).not.toContain('latest');
+      expect(finding.fix).toContain('set a valid image reference');
+    });
+
   test('Compliance: release tags that merely contain such a word are releases', () => {
     const ds = agent({
-      containers: ['x/mainframe:1.0.0', 'x/agent:v2.3.1-debian', 'x/edge-router:1.4.2', 'x/stable-diffusion:0.9.1', 'registry.k8s.io/pause:3.9']
+      containers: ['x/mainframe:1.0.0', 'x/agent:v2.3.1-debian', 'x/edge-router:1.4.2', 'x/stable-diffusion:0.9.1', 'registry.k8s.io/pause:3.9',
+        // a bare major (some projects number releases with one integer), a date build, registries with ports
+        'x/agent:v2', 'x/build:20240101-alpine', '[::1]:5000/agent:1.0', 'my-registry.local:5000/team/agent__x:1.0']
         .map((image, i) => goodContainer({ name: `c${i}`, image })),
     });
     expect(findingsOf(rule, [ds])).toEqual([]);

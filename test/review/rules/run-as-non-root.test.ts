@@ -28,7 +28,7 @@ describe('NA-RUN-AS-NON-ROOT: Containers run as non-root', () => {
     const reasons = JSON.stringify([{ type: 'runAsRoot', detail: 'agent', container: 'agent', reason: 'reads root-owned logs' }]);
     const findings = findingsOf(rule, [agent({ securityContext: {} }, { annotations: { 'node-agents.cdk8s.io/host-access': reasons } })]);
     expect(findings).toHaveLength(1);
-    expect(findings[0]).toMatchObject({ acknowledged: true, acknowledgedReason: 'host-access reason for runAsRoot (may run as UID 0): reads root-owned logs' });
+    expect(findings[0]).toMatchObject({ acknowledged: true, acknowledgedReason: 'host-access reason for runAsRoot (may run as root): reads root-owned logs' });
   });
 
   test('Compliance: runAsNonRoot on the pod, or a non-zero runAsUser', () => {
@@ -36,10 +36,26 @@ describe('NA-RUN-AS-NON-ROOT: Containers run as non-root', () => {
     expect(findingsOf(rule, [agent({ securityContext: {}, containers: [goodContainer({ securityContext: { runAsUser: 1000 } })] })])).toEqual([]);
   });
 
-  test.each([
-    ['spec.os.name: windows', { os: { name: 'windows' } }],
-    ['a HostProcess pod', { hostNetwork: true, securityContext: { windowsOptions: { hostProcess: true, runAsUserName: 'NT AUTHORITY\\SYSTEM' } } }],
-  ])('Compliance: a Windows pod (%s) is not checked: the setting does not exist there', (_name, spec) => {
-    expect(findingsOf(rule, [agent({ securityContext: {}, ...spec, containers: [{ name: 'agent', image: 'x:1' }] })])).toEqual([]);
+  test('Compliance: a HostProcess pod is not checked: it runs as the Windows user it names (the hostProcess privilege reports it)', () => {
+    const spec = { hostNetwork: true, securityContext: { windowsOptions: { hostProcess: true, runAsUserName: 'NT AUTHORITY\\SYSTEM' } } };
+    expect(findingsOf(rule, [agent({ ...spec, containers: [{ name: 'agent', image: 'x:1' }] })])).toEqual([]);
+  });
+
+  test('Noncompliance: a Windows container without runAsUserName runs as the image\'s user, ContainerAdministrator in servercore images', () => {
+    const findings = findingsOf(rule, [agent({ securityContext: {}, os: { name: 'windows' }, containers: [{ name: 'agent', image: 'x:1' }] })]);
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toMatchObject({
+      severity: 'medium',
+      container: 'agent',
+      field: 'spec.template.spec.containers[0].securityContext.windowsOptions.runAsUserName',
+    });
+    expect(findings[0].message).toContain('ContainerAdministrator');
+    expect(findings[0].message).not.toContain('UID');
+    expect(findings[0].fix).toContain('runAsUserName: ContainerUser');
+  });
+
+  test('Compliance: a Windows container that names ContainerUser', () => {
+    const c = { name: 'agent', image: 'x:1', securityContext: { windowsOptions: { runAsUserName: 'ContainerUser' } } };
+    expect(findingsOf(rule, [agent({ securityContext: {}, os: { name: 'windows' }, containers: [c] })])).toEqual([]);
   });
 });
