@@ -5,7 +5,7 @@ import {
   HostAccessReasonRule, HostPathSensitiveRule, HostPathTypeRule, HostPathUnusedRule, HostPathWritableRule,
   ImagePinnedRule, ImageRegistryRule, PodSecurityCheckRule, PriorityClassRule, PrivilegedContainerRule,
   PrivilegeEscalationRule, ProbesRule, RbacAdmissionRule, RbacBroadRule, RbacClusterAdminRule, RbacCsrRule,
-  RbacEscalationRule, RbacExecRule, RbacNodeProxyRule, RbacNodesRule, RbacSecretsRule, RbacTokensRule, RbacWorkloadsRule,
+  RbacEscalationRule, RbacExecRule, RbacNodeProxyRule, RbacNodesRule, RbacSecretsRule, RbacTokensRule, RbacTrafficRule, RbacWorkloadsRule,
   ReadOnlyRootFilesystemRule, ResourcesRule, RootGroupRule, RunAsNonRootRule, RuntimeSocketRule, SeccompProfileRule,
   UpdateStrategyRule,
 } from './rules';
@@ -21,6 +21,7 @@ const RBAC_RULES: IReviewRule[] = [
   new RbacNodeProxyRule(),
   new RbacNodesRule(),
   new RbacTokensRule(),
+  new RbacTrafficRule(),
   new RbacAdmissionRule(),
   new RbacCsrRule(),
   new RbacBroadRule(),

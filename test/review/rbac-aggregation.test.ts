@@ -55,6 +55,7 @@ describe('aggregated ClusterRoles', () => {
     const findings = rbacFindings([agent(), binding('RoleBinding', 'edit', { kind: 'ClusterRole', name: 'edit' }, [saSubject()], 'observability')]);
     expect(rulesAndSeverities(findings)).toEqual([
       'NA-RBAC-EXEC:critical', 'NA-RBAC-WORKLOADS:critical', 'NA-RBAC-ESCALATION:high', 'NA-RBAC-SECRETS:high', 'NA-RBAC-TOKENS:high',
+      'NA-RBAC-TRAFFIC:high', // edit writes services (externalIPs: CVE-2020-8554); Endpoints writes left it in 1.22
     ]);
     expect(findings.find((f) => f.rule === 'NA-RBAC-SECRETS')!.message).toContain('RoleBinding edit in namespace observability binds it to ' +
       'built-in ClusterRole edit (as Kubernetes 1.37 defines it), whose aggregationRule selects built-in ClusterRole system:aggregate-to-edit: its rules[0]');

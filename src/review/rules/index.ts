@@ -27,6 +27,7 @@ export * from './rbac-node-proxy';
 export * from './rbac-nodes';
 export * from './rbac-secrets';
 export * from './rbac-tokens';
+export * from './rbac-traffic';
 export * from './rbac-workloads';
 export * from './root-group';
 export * from './read-only-root-filesystem';
