@@ -8,7 +8,9 @@
 //   - dropKinds: whole documents of these kinds removed (CustomResourceDefinitions only: schemas, no workload, no
 //     rights), the number removed checked against sources.json;
 //   - helmChart: the chart as the project publishes it in its module, rendered with its defaults by `helm template`,
-//     helm itself built from its Go module (sources.json `renderers`).
+//     helm itself built from its Go module (sources.json `renderers`);
+//   - kustomize: an overlay as the project publishes it, rendered by `kustomize build`, kustomize built from its Go
+//     module the same way and cached beside helm.
 //
 // Registry: the Go module proxy, through `go mod download -json M@V` (the module lands in GOMODCACHE, which persists
 // between a session and its CI, so a warm run downloads nothing). The module's go.sum hash (h1:) and every file's
@@ -157,62 +159,77 @@ function dropKinds(text, kinds, what) {
   return { text: kept.join(''), removed };
 }
 
-/** where helm's binary for this renderer entry is cached, outside the repository. */
-function helmCacheDir(renderer) {
-  const root = process.env.CDK8S_NODE_AGENTS_HELM_CACHE
-    ?? path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'cdk8s-node-agents', 'helm');
+/** where a renderer's binary (helm, kustomize) for this renderer entry is cached, outside the repository. */
+function rendererCacheDir(name, renderer) {
+  const root = (name === 'helm' ? process.env.CDK8S_NODE_AGENTS_HELM_CACHE : undefined)
+    ?? path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'cdk8s-node-agents', name);
   const key = crypto.createHash('sha256').update(`${renderer.package}@${renderer.version} ${renderer.sum}`).digest('hex').slice(0, 12);
   return path.join(root, `${renderer.version}-${key}`);
 }
 
-/** helm's binary: cached, or built now with `go install` (its module's go.sum hash checked first). */
-async function ensureHelm(renderer, progress) {
-  const dir = helmCacheDir(renderer);
-  const helm = path.join(dir, 'helm');
-  if (fs.existsSync(helm)) {
-    progress.line(`helm ${renderer.version}: cached in ${dir}`);
-    return helm;
+/** a renderer's binary: cached, or built now with `go install` (its module's go.sum hash checked first). */
+async function ensureRenderer(name, renderer, progress) {
+  if (!renderer) fail(`renderer ${name}: not in sources.json \`renderers\``);
+  const dir = rendererCacheDir(name, renderer);
+  const exe = path.join(dir, name);
+  if (fs.existsSync(exe)) {
+    progress.line(`${name} ${renderer.version}: cached in ${dir}`);
+    return exe;
   }
-  await downloadModule(renderer, 'renderer helm');
-  progress.line(`helm ${renderer.version}: building it with Go (cold caches: a few minutes on 2 cores), into ${dir}`);
-  progress.active.add(`go install helm ${renderer.version}`);
+  await downloadModule(renderer, `renderer ${name}`);
+  progress.line(`${name} ${renderer.version}: building it with Go (cold caches: a few minutes on 2 cores), into ${dir}`);
+  progress.active.add(`go install ${name} ${renderer.version}`);
   const tmp = `${dir}.tmp-${process.pid}`;
   fs.mkdirSync(tmp, { recursive: true });
   const r = await runAsync('go', ['install', `${renderer.package}@${renderer.version}`], {
     env: { ...process.env, GOWORK: 'off', GOBIN: tmp },
   });
-  progress.active.delete(`go install helm ${renderer.version}`);
-  if (r.status !== 0) fail(`renderer helm: \`go install ${renderer.package}@${renderer.version}\` failed: ${r.stderr.trim()}`);
+  progress.active.delete(`go install ${name} ${renderer.version}`);
+  if (r.status !== 0) fail(`renderer ${name}: \`go install ${renderer.package}@${renderer.version}\` failed: ${r.stderr.trim()}`);
   fs.mkdirSync(path.dirname(dir), { recursive: true });
   try {
     fs.renameSync(tmp, dir);
   } catch (e) {
     // another run built it meanwhile: keep that one
-    if (!fs.existsSync(helm)) throw e;
+    if (!fs.existsSync(exe)) throw e;
     fs.rmSync(tmp, { recursive: true, force: true });
   }
-  progress.line(`helm ${renderer.version}: built`);
-  return helm;
+  progress.line(`${name} ${renderer.version}: built`);
+  return exe;
+}
+
+/** the tree at dir must be the one sources.json records (file count and tree sha256). */
+function checkTree(dir, rel, expected, what) {
+  const tree = treeSha256(dir);
+  if (tree.sha256 !== expected.treeSha256 || tree.files !== expected.files) {
+    fail(`${what}: ${rel} has ${tree.files} files, tree sha256 ${tree.sha256}; sources.json records ${expected.files}, ${expected.treeSha256}`);
+  }
 }
 
 function describe(entry) {
   return `corpus source ${entry.name} (${entry.module}@${entry.version})`;
 }
 
-function assemble(entry, helm) {
+function assemble(entry, renderers) {
   const what = describe(entry);
   const dir = goModule(entry);
   if (entry.helmChart) {
     const c = entry.helmChart;
     const chart = path.join(dir, c.path);
-    const tree = treeSha256(chart);
-    if (tree.sha256 !== c.treeSha256 || tree.files !== c.files) {
-      fail(`${what}: chart ${c.path} has ${tree.files} files, tree sha256 ${tree.sha256}; sources.json records ${c.files}, ${c.treeSha256}`);
-    }
+    checkTree(chart, `chart ${c.path}`, c, what);
     const home = path.join(OUT, 'helm-home');
     const env = { ...process.env, HELM_CACHE_HOME: home, HELM_CONFIG_HOME: home, HELM_DATA_HOME: home };
-    const r = run(helm, ['template', c.release, chart, '--namespace', c.namespace, '--kube-version', c.kubeVersion], { env });
+    const r = run(renderers.helm, ['template', c.release, chart, '--namespace', c.namespace, '--kube-version', c.kubeVersion], { env });
     if (r.status !== 0) fail(`${what}: helm template failed: ${r.stderr.trim()}`);
+    return r.stdout;
+  }
+  if (entry.kustomize) {
+    // the whole kustomize tree is checked, since an overlay reads its bases and components from sibling directories
+    const k = entry.kustomize;
+    const root = path.join(dir, k.root);
+    checkTree(root, `kustomize tree ${k.root}`, k, what);
+    const r = run(renderers.kustomize, ['build', path.join(root, k.path)]);
+    if (r.status !== 0) fail(`${what}: kustomize build failed: ${r.stderr.trim()}`);
     return r.stdout;
   }
   let text = '';
@@ -271,13 +288,14 @@ async function main(argv) {
   const progress = progressReporter(start);
   progress.line(`${todo.length} manifests and ${fixtures.length} fixtures from the Go module proxy, with ${go}`);
   try {
-    // helm is the long pole on a cold machine: it builds while the modules download
-    const helm = todo.some((e) => e.helmChart) ? ensureHelm(spec.renderers.helm, progress) : Promise.resolve(undefined);
-    await Promise.all([downloadAll([...todo, ...fixtures].map((entry) => ({ entry, what: describe(entry) })), progress), helm]);
-    const helmPath = await helm;
+    // the renderers are the long pole on a cold machine: they build while the modules download
+    const helm = todo.some((e) => e.helmChart) ? ensureRenderer('helm', spec.renderers.helm, progress) : Promise.resolve(undefined);
+    const kustomize = todo.some((e) => e.kustomize) ? ensureRenderer('kustomize', spec.renderers.kustomize, progress) : Promise.resolve(undefined);
+    await Promise.all([downloadAll([...todo, ...fixtures].map((entry) => ({ entry, what: describe(entry) })), progress), helm, kustomize]);
+    const renderers = { helm: await helm, kustomize: await kustomize };
     fs.mkdirSync(path.join(OUT, 'fixtures'), { recursive: true });
-    for (const entry of todo) write(path.join(OUT, `${entry.name}.yaml`), assemble(entry, helmPath));
-    for (const entry of fixtures) write(path.join(OUT, 'fixtures', `${entry.name}.yaml`), assemble(entry, helmPath));
+    for (const entry of todo) write(path.join(OUT, `${entry.name}.yaml`), assemble(entry, renderers));
+    for (const entry of fixtures) write(path.join(OUT, 'fixtures', `${entry.name}.yaml`), assemble(entry, renderers));
   } finally {
     progress.stop();
   }
