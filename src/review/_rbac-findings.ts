@@ -3,7 +3,7 @@
 // and role (the others that grant it too are listed); a rule that grants everything (* on *) is one finding, not one
 // per right it includes.
 import { describeNamespace, resolverOf, sourceNote } from './_namespace';
-import { BUILT_IN_VERSION, BindingGrant, SourcedRule, allowedVerbs, enforcedLevel, grantsTo } from './_rbac';
+import { BUILT_IN_VERSION, BindingGrant, SourcedRule, allowedVerbs, enforcedLevel, grantsTo, podHoldsToken } from './_rbac';
 import { RULE_CLUSTER_ADMIN, RULE_WILDCARD, RightContext, RightHit, Scope, rightsOf, wildcard } from './_rbac-rights';
 import { namespaceKey, serviceAccountField, serviceAccountLabel, serviceAccountName } from './_workload';
 import { RuleViolation, WorkloadContext } from './review-rule';
@@ -116,13 +116,17 @@ function compute(ctx: WorkloadContext): Map<string, RuleViolation[]> {
     byRight.set(key, [...(byRight.get(key) ?? []), h]);
   }
   const subject = serviceAccountLabel(ctx);
+  // the right is the ServiceAccount's: a pod that mounts no token of it does not hold it, whoever else runs as it does
+  const noToken = podHoldsToken(ctx, serviceAccountName(ctx), namespaceKey(ctx)) ? ''
+    : '; this workload\'s pods mount no token of it (automountServiceAccountToken: false, no projected token), so they do not hold the right: ' +
+      'other pods and tokens of the ServiceAccount do';
   const field = serviceAccountField(ctx);
   const result = new Map<string, RuleViolation[]>();
   for (const group of byRight.values()) {
     const best = group.reduce((a, b) => (better(b, a) ? b : a));
     const others = [...new Set(group.filter((h) => h.short !== best.short).map((h) => h.short))];
     const also = others.length === 0 ? '' : `; also granted by ${others.slice(0, 3).join(', ')}${others.length > 3 ? ` and ${others.length - 3} more` : ''}`;
-    const violation: RuleViolation = { message: `${subject} ${best.what}: ${best.source}${also}`, field, severity: best.severity, fix: best.fix };
+    const violation: RuleViolation = { message: `${subject} ${best.what}: ${best.source}${also}${noToken}`, field, severity: best.severity, fix: best.fix };
     result.set(best.rule, [...(result.get(best.rule) ?? []), violation]);
   }
   return result;

@@ -386,3 +386,18 @@ export function allowedVerbs(rule: PolicyRule, group: string, resource: string, 
   if (matched.length === 0) return undefined;
   return limited ? { verbs: matched, names: [...rule.resourceNames] } : { verbs: matched };
 }
+
+/**
+ * Whether the workload's pods hold an API token of its ServiceAccount: the kubelet mounts one unless
+ * automountServiceAccountToken is false on the pod or, when the pod leaves it unset, on the ServiceAccount; a projected
+ * serviceAccountToken volume mounts one whatever that setting says.
+ */
+export function podHoldsToken(
+  ctx: { podSpec: any; allManifests: any[]; options: { namespace?: string } }, saName: string, saNamespace: string,
+): boolean {
+  const volumes: any[] = Array.isArray(ctx.podSpec?.volumes) ? ctx.podSpec.volumes : [];
+  if (volumes.some((v) => Array.isArray(v?.projected?.sources) && v.projected.sources.some((s: any) => s?.serviceAccountToken))) return true;
+  const pod = ctx.podSpec?.automountServiceAccountToken;
+  if (pod === true || pod === false) return pod;
+  return findServiceAccount(ctx.allManifests, saName, saNamespace, ctx.options.namespace)?.automountServiceAccountToken !== false;
+}

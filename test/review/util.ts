@@ -112,7 +112,8 @@ export function rbacFindings(manifests: any[], options: ReviewOptions = {}): Fin
 /** the agent, a ClusterRole with these rules and a ClusterRoleBinding of it to the agent's ServiceAccount. */
 export function boundCluster(rules: any[], extra: any[] = []): any[] {
   return [
-    agent(),
+    // an agent given RBAC mounts the token that uses it
+    agent({ automountServiceAccountToken: true }),
     rbac('ClusterRole', 'node-agent', rules),
     binding('ClusterRoleBinding', 'node-agent', { kind: 'ClusterRole', name: 'node-agent' }, [saSubject()]),
     ...extra,
@@ -122,7 +123,7 @@ export function boundCluster(rules: any[], extra: any[] = []): any[] {
 /** the agent, a Role with these rules in `namespace` and a RoleBinding of it there to the agent's ServiceAccount. */
 export function boundInNamespace(namespace: string, rules: any[], extra: any[] = []): any[] {
   return [
-    agent(),
+    agent({ automountServiceAccountToken: true }),
     rbac('Role', 'node-agent', rules, namespace),
     binding('RoleBinding', 'node-agent', { kind: 'Role', name: 'node-agent' }, [saSubject()], namespace),
     ...extra,

@@ -1,4 +1,5 @@
-import { serviceAccountField, serviceAccountName } from '../_workload';
+import { podHoldsToken } from '../_rbac';
+import { namespaceKey, serviceAccountField, serviceAccountName } from '../_workload';
 import { IReviewRule, RuleViolation, WorkloadContext } from '../review-rule';
 import { Severity } from '../severity';
 
@@ -18,6 +19,9 @@ export class DedicatedServiceAccountRule implements IReviewRule {
 
   public evaluate(workload: WorkloadContext): RuleViolation[] {
     if (serviceAccountName(workload) !== 'default') return [];
-    return [{ message: 'runs as the namespace\'s default ServiceAccount', field: serviceAccountField(workload) }];
+    const token = podHoldsToken(workload, 'default', namespaceKey(workload)) ? ''
+      : ' (it mounts no token of it: automountServiceAccountToken is false, so it holds none of the RBAC granted to default; a ServiceAccount ' +
+        'of its own keeps that so if the setting is ever removed)';
+    return [{ message: `runs as the namespace's default ServiceAccount${token}`, field: serviceAccountField(workload) }];
   }
 }

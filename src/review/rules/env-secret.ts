@@ -12,13 +12,16 @@ const NOT_THE_SECRET = /(_(FILE|PATH|DIR|NAME|ID|URL|URI|REF|KEY_ID|TYPE|ENABLED
  * other env entries (the credential, if any, is in those: they are checked themselves).
  */
 const NOT_A_LITERAL = /^(\/\S*|(\$\([A-Za-z_][A-Za-z0-9_.-]*\))+)$/;
+/** a switch, not a credential, whatever the variable's name: `ENABLE_BASIC_AUTH: "true"`, `TOKEN_REVIEW: off`. */
+const SWITCH = /^(true|false|yes|no|on|off|enabled?|disabled?|0|1)$/i;
 /** values that are credentials whatever their variable's name: key material, cloud access keys. */
 const SECRET_VALUE = /-----BEGIN [A-Z ]*PRIVATE KEY-----|\b(AKIA|ASIA)[0-9A-Z]{16}\b|\bghp_[A-Za-z0-9]{36}\b|\bxox[abp]-[A-Za-z0-9-]+/;
 
 /**
  * `NA-ENV-SECRET`: no credential is written into the manifest as a literal environment value: a variable named like a
  * credential (`PASSWORD`, `SECRET`, `TOKEN`, `API_KEY`, ... as a part of the name; not `..._FILE`, `..._PATH`,
- * `..._NAME`) with a non-empty literal `value` (not an absolute path, not only `$(VAR)` references to other variables), or
+ * `..._NAME`) with a non-empty literal `value` (not an absolute path, not only `$(VAR)` references to other variables, not a
+ * switch such as `true` or `off`), or
  * any value that is key material or a cloud access key. The value is never printed.
  */
 export class EnvSecretRule implements IReviewRule {
@@ -41,7 +44,7 @@ export class EnvSecretRule implements IReviewRule {
         const field = `${c.path}.env[${i}].value`;
         if (SECRET_VALUE.test(e.value)) {
           violations.push({ message: `sets ${name} to a literal value that is key material or an access key`, container: c.name, field });
-        } else if (SECRET_NAME.test(name) && !NOT_THE_SECRET.test(name) && !NOT_A_LITERAL.test(e.value.trim())) {
+        } else if (SECRET_NAME.test(name) && !NOT_THE_SECRET.test(name) && !NOT_A_LITERAL.test(e.value.trim()) && !SWITCH.test(e.value.trim())) {
           violations.push({ message: `sets ${name}, named like a credential, to a literal value in the manifest`, container: c.name, field, severity: Severity.MEDIUM });
         }
       });

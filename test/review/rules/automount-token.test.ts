@@ -23,6 +23,18 @@ describe('NA-AUTOMOUNT-TOKEN: No API token is mounted for a ServiceAccount witho
     ]);
   });
 
+  test('Noncompliance 3: kube-proxy (as the Kubernetes addon runs it, through sh -c) needs its token: the fix does not turn it off', () => {
+    // k8s.io/kubernetes cluster/addons/kube-proxy/kube-proxy-ds.yaml: command /bin/sh -c "kube-proxy ... 1>>/var/log/kube-proxy.log"
+    const c = { name: 'kube-proxy', image: 'registry.k8s.io/kube-proxy:v1.34.1', command: ['/bin/sh', '-c', 'kube-proxy --oom-score-adj=-998 1>>/var/log/kube-proxy.log 2>&1'] };
+    const [finding] = findingsOf(rule, [agent({ automountServiceAccountToken: undefined, containers: [c] }), SA]);
+    expect(finding.message).toContain('container "kube-proxy" runs kube-proxy, which calls the API with that token');
+    expect(finding.fix).toMatch(/^keep the token: kube-proxy watches the API with it/);
+    expect(finding.fix).not.toContain('automountServiceAccountToken: false');
+    // any other agent: turning the token off is offered only for an agent that never calls the API
+    const [other] = findingsOf(rule, [agent({ automountServiceAccountToken: undefined }), SA]);
+    expect(other.fix).toMatch(/^if the agent never calls the API, set automountServiceAccountToken: false/);
+  });
+
   test('Compliance: false on the pod or on the ServiceAccount; or the ServiceAccount is bound', () => {
     expect(findingsOf(rule, [agent()])).toEqual([]);
     expect(findingsOf(rule, [agent({ automountServiceAccountToken: undefined }), { ...SA, automountServiceAccountToken: false }])).toEqual([]);

@@ -17,6 +17,14 @@ describe('NA-SERVICE-ACCOUNT: The pod runs as a dedicated ServiceAccount', () =>
     expect(deprecated.map((f) => f.field)).toEqual(['spec.template.spec.serviceAccount']);
   });
 
+  test('Noncompliance 3: default without its token (automountServiceAccountToken: false) holds none of default\'s RBAC, and says so', () => {
+    const [finding] = findingsOf(rule, [agent({ serviceAccountName: undefined, automountServiceAccountToken: false })]);
+    expect(finding.message).toContain('it mounts no token of it: automountServiceAccountToken is false, so it holds none of the RBAC granted to default');
+    const projected = { name: 'token', projected: { sources: [{ serviceAccountToken: { path: 'token' } }] } };
+    const [withProjected] = findingsOf(rule, [agent({ serviceAccountName: undefined, automountServiceAccountToken: false, volumes: [projected] })]);
+    expect(withProjected.message).not.toContain('mounts no token');
+  });
+
   test('Compliance: a ServiceAccount of its own (the deprecated field counts too)', () => {
     expect(findingsOf(rule, [agent({ serviceAccountName: 'node-agent' })])).toEqual([]);
     expect(findingsOf(rule, [agent({ serviceAccountName: undefined, serviceAccount: 'node-agent' })])).toEqual([]);

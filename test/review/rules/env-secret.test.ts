@@ -48,4 +48,14 @@ describe('NA-ENV-SECRET: No credential is written into the manifest', () => {
     const findings = findingsOf(rule, [withEnv({ name: 'PASSWORD', value: 'pre-$(X)' }, { name: 'TOKEN', value: 'secrets/token' })]);
     expect(findings.map((f) => f.severity)).toEqual([Severity.MEDIUM, Severity.MEDIUM]);
   });
+
+  test('Compliance: a switch named like a credential (ENABLE_BASIC_AUTH: "true") is no credential; a value that is one still is', () => {
+    expect(findingsOf(rule, [withEnv(
+      { name: 'ENABLE_BASIC_AUTH', value: 'true' },
+      { name: 'TOKEN_REVIEW', value: 'Off' },
+      { name: 'AUTH', value: 'disabled' },
+      { name: 'USE_SECRET', value: '0' },
+    )])).toEqual([]);
+    expect(findingsOf(rule, [withEnv({ name: 'ENABLE_BASIC_AUTH', value: 'admin:hunter2' })]).map((f) => f.severity)).toEqual([Severity.MEDIUM]);
+  });
 });

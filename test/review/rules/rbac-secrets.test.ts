@@ -63,4 +63,14 @@ describe('NA-RBAC-SECRETS: the ServiceAccount reads no Secrets through the API',
     expect(findingsOf(rule, boundCluster([{ apiGroups: ['crd.projectcalico.org', 'projectcalico.org'], resources: ['*'], verbs: ['get', 'list'] }]))).toEqual([]);
     expect(findingsOf(rule, [agent(), rbac('ClusterRole', 'r', [READ]), binding('ClusterRoleBinding', 'b', { kind: 'ClusterRole', name: 'r' }, [saSubject('other')])])).toEqual([]);
   });
+
+  test('a pod that mounts no token of its ServiceAccount is not said to hold the right: the ServiceAccount is', () => {
+    const manifests = boundCluster([READ]);
+    delete manifests[0].spec.template.spec.automountServiceAccountToken;
+    manifests.push({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'node-agent', namespace: 'observability' }, automountServiceAccountToken: false });
+    const [finding] = findingsOf(rule, manifests);
+    expect(finding.message).toContain('can read every Secret');
+    expect(finding.message).toContain('this workload\'s pods mount no token of it (automountServiceAccountToken: false, no projected token), so they do not hold the right');
+    expect(findingsOf(rule, boundCluster([READ]))[0].message).not.toContain('mount no token');
+  });
 });
