@@ -17,7 +17,7 @@ controller decides it, and explains every node it will not run on.
                   'kubectl get nodes -o yaml > nodes.yaml' writes. Repeat to merge files.
   --json          print JSON instead of text:
                     { "nodeCount": N, "daemonSets": [{ "namespace", "name", "desired",
-                      "nodes": [{ "name", "shouldRun", "reasons" }],
+                      "nodes": [{ "name", "shouldRun", "reasons", "warnings"? }],
                       "rollout": { "strategy", "maxUnavailable", "maxSurge", "waves" } }] }
   -h, --help      print this help
 
@@ -29,6 +29,7 @@ Text output, per DaemonSet:
     matches one term, all of its requirements);
   - each node that will not run it, with every reason and its fix (untolerated
     NoSchedule/NoExecute taints, nodeSelector, required node affinity, nodeName);
+  - each node it runs on where its pods fail: a Windows node given a pod that declares no OS;
   - the rollout: maxUnavailable and maxSurge scaled to nodes (percentages round up)
     and the number of waves needed to update every node.
 
@@ -63,7 +64,7 @@ interface DaemonSetReport {
   readonly namespace: string;
   readonly name: string;
   readonly desired: number;
-  readonly nodes: Array<{ readonly name: string; readonly shouldRun: boolean; readonly reasons: string[] }>;
+  readonly nodes: Array<{ readonly name: string; readonly shouldRun: boolean; readonly reasons: string[]; readonly warnings?: string[] }>;
   readonly rollout: { readonly strategy: string; readonly maxUnavailable: number; readonly maxSurge: number; readonly waves: number };
   /** for the text output only (not in the JSON). */
   readonly nodeSelector: string;
@@ -164,7 +165,9 @@ function reportDaemonSet(loaded: LoadedObject, nodes: any[]): DaemonSetReport {
     namespace,
     name,
     desired: plan.desired,
-    nodes: plan.placements.map((p) => ({ name: p.nodeName, shouldRun: p.shouldRun, reasons: p.reasons })),
+    nodes: plan.placements.map((p) => ({
+      name: p.nodeName, shouldRun: p.shouldRun, reasons: p.reasons, ...(p.warnings ? { warnings: p.warnings } : {}),
+    })),
     rollout: { strategy: rollout.strategy, maxUnavailable: rollout.maxUnavailable, maxSurge: rollout.maxSurge, waves: rollout.waves },
     nodeSelector: formatNodeSelector(ds.spec?.template?.spec?.nodeSelector),
     requiredAffinity: formatRequiredAffinity(ds.spec?.template?.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution),
@@ -218,6 +221,10 @@ function renderText(report: CoverageReport, options: Options): string {
     for (const n of skipped) {
       lines.push(`  not on ${n.name || '<unnamed node>'}:`);
       for (const reason of n.reasons) lines.push(`    - ${reason}`);
+    }
+    for (const n of ds.nodes.filter((x) => x.warnings)) {
+      lines.push(`  warning: on ${n.name || '<unnamed node>'}:`);
+      for (const warning of n.warnings!) lines.push(`    - ${warning}`);
     }
     lines.push(`  rollout: ${describeRollout(ds.rollout, ds.desired)}`);
   }

@@ -1,6 +1,7 @@
 import { str, stringMap } from './_label-selector';
 import { evaluateNodeSelector, evaluateRequiredNodeAffinity } from './_node-affinity';
 import { checkDaemonSetShape, checkNodeShape } from './_placement-shape';
+import { isWindowsPod } from './_pod-spec';
 import { daemonPodTolerations, isBlockingEffect, readTaints, readTolerations, toleratesTaint, untoleratedTaintReason } from './_tolerations';
 
 /**
@@ -31,6 +32,15 @@ export interface NodePlacement {
    * required node affinity, then each untolerated `NoSchedule`/`NoExecute` taint.
    */
   readonly reasons: string[];
+
+  /**
+   * What goes wrong on a node the pod is placed on, in plain words with the fix: a Windows node
+   * (`kubernetes.io/os: windows`) given a pod template that declares no OS (no `spec.os.name`, no `kubernetes.io/os`
+   * in its nodeSelector, no Windows HostProcess container), whose Linux images cannot run there.
+   *
+   * @default - nothing: the pod should not run on the node, or nothing known goes wrong there
+   */
+  readonly warnings?: string[];
 }
 
 /**
@@ -125,15 +135,35 @@ export class DaemonSetCoverage {
       .filter((taint) => !tolerations.some((toleration) => toleratesTaint(toleration, taint)));
 
     const reasons = [...placementReasons, ...untolerated.map(untoleratedTaintReason)];
-    return {
+    const warnings = reasons.length === 0 ? osWarnings(podSpec, labels) : [];
+    const placement = {
       nodeName,
       shouldRun: reasons.length === 0,
       shouldContinueRunning: placementReasons.length === 0 && !untolerated.some((taint) => taint.effect === 'NoExecute'),
       reasons,
     };
+    return warnings.length > 0 ? { ...placement, warnings } : placement;
   }
 
   private constructor() {}
+}
+
+/**
+ * A Windows node (the kubelet's `kubernetes.io/os` label) running a pod that declares no OS: the DaemonSet controller
+ * places it like any other, and a container image without a Windows variant does not run there (the pull finds no
+ * matching platform, or the container fails to start). A pod that declares Windows (`isWindowsPod`) is meant for it.
+ */
+function osWarnings(podSpec: any, labels: Map<string, string>): string[] {
+  if (labels.get('kubernetes.io/os') !== 'windows' || isWindowsPod(podSpec)) return [];
+  const fix = 'add nodeSelector kubernetes.io/os: linux';
+  if (podSpec.os?.name === 'linux') {
+    // pkg/kubelet/lifecycle/predicate.go: the kubelet rejects a pod whose spec.os.name is not its node's OS
+    return ['the node runs Windows (kubernetes.io/os=windows) and the pod sets spec.os.name: linux, which the DaemonSet controller does not check: ' +
+      `the pod is placed here and the kubelet rejects it (PodOSNotSupported), again and again; ${fix}`];
+  }
+  return ['the node runs Windows (kubernetes.io/os=windows) and the pod template declares no OS, so the pod is placed here: a Linux image ' +
+    'does not run on Windows (the pull finds no Windows variant, or the container fails to start), so unless every image has a Windows ' +
+    `variant the pod fails on this node; ${fix}`];
 }
 
 function isObject(value: unknown): value is { [key: string]: any } {

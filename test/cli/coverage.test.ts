@@ -92,6 +92,16 @@ describe('coverage: text output', () => {
     expect(plain.stdout).not.toContain('required node affinity');
   });
 
+  test('a Windows node given a DaemonSet that declares no OS: a warning after the nodes it skips, and in the JSON', async () => {
+    const t = tempFiles();
+    const nodes = t.write('n.yaml', nodeList([nodeObj('w1'), nodeObj('win1', { 'kubernetes.io/os': 'windows' })]));
+    const r = await runCli('coverage', '--nodes', nodes, t.write('a.yaml', yamlStream(dsObj('plain'))));
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('  runs on all 2 nodes\n  warning: on win1:\n    - the node runs Windows (kubernetes.io/os=windows) and the pod template declares no OS');
+    const json = JSON.parse((await runCli('coverage', '--json', '--nodes', nodes, t.write('b.yaml', yamlStream(dsObj('plain'))))).stdout);
+    expect(json.daemonSets[0].nodes.map((n: any) => [n.name, n.warnings?.length ?? 0])).toEqual([['w1', 0], ['win1', 1]]);
+  });
+
   test('a DaemonSet that runs everywhere says so', async () => {
     const t = tempFiles();
     const ds = dsObj('everywhere', { tolerations: [{ operator: 'Exists' }] }, { updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '50%' } } });

@@ -11,6 +11,7 @@
 // The 'gaps the corpus showed' below were each an `it.failing` test while the review got them wrong; each fix turned
 // its test into a plain one. A new gap found on the corpus goes in as `it.failing` until it is fixed.
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 import { parseAllDocuments } from 'yaml';
 import { HostAccessType } from '../../src';
@@ -351,6 +352,26 @@ describe('known gaps', () => {
       expect(`${name} ${w.kind}/${w.name}: ${reported}`).toBe(`${name} ${w.kind}/${w.name}: ${expectedRights}`);
     }
     expect(holders).toBe(4); // kube-router, MetalLB's controller, calico-kube-controllers, cilium-operator
+  });
+
+  test('coverage warns when a DaemonSet that declares no OS lands on a Windows node, and only then', async () => {
+    const node = (name: string, nodeOs: string) => ({ apiVersion: 'v1', kind: 'Node', metadata: { name, labels: { 'kubernetes.io/os': nodeOs } } });
+    const nodes = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'corpus-nodes-')), 'nodes.json');
+    fs.writeFileSync(nodes, JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [node('linux-1', 'linux'), node('win-1', 'windows')] }));
+    const coverage = async (name: string) => {
+      const r = await runCli('coverage', '--json', '--nodes', nodes, manifestPath(name));
+      expect(r.code).toBe(0);
+      return JSON.parse(r.stdout).daemonSets[0].nodes as { name: string; shouldRun: boolean; warnings?: string[] }[];
+    };
+    // the e2e sample device plugin names no OS: placed on the Windows node, where its Linux image cannot run
+    const sample = await coverage('sample-device-plugin');
+    expect(sample.map((n) => [n.name, n.shouldRun, (n.warnings ?? []).length])).toEqual([['linux-1', true, 0], ['win-1', true, 1]]);
+    expect(sample[1].warnings![0]).toContain('the node runs Windows (kubernetes.io/os=windows) and the pod template declares no OS');
+    expect(sample[1].warnings![0]).toContain('add nodeSelector kubernetes.io/os: linux');
+    // the GCE PD driver's Linux and Windows node plugins select their OS: no warning
+    for (const name of ['gce-pd-csi-node-linux', 'gce-pd-csi-node-windows']) {
+      expect((await coverage(name)).flatMap((n) => n.warnings ?? [])).toEqual([]);
+    }
   });
 
   test('a literal secret in an env value is reported', async () => {

@@ -669,3 +669,34 @@ describe('properties', () => {
     }));
   });
 });
+
+describe('a Windows node given a pod that declares no OS', () => {
+  const windows = node('win-1', { labels: { 'kubernetes.io/os': 'windows' } });
+  const linux = node('linux-1', { labels: { 'kubernetes.io/os': 'linux' } });
+
+  test('placed there, with a warning that its Linux images fail; a Linux node gets none', () => {
+    const p = place({}, windows);
+    expect(p.shouldRun).toBe(true);
+    expect(p.warnings).toEqual([expect.stringContaining('the node runs Windows (kubernetes.io/os=windows) and the pod template declares no OS')]);
+    expect(p.warnings![0]).toContain('add nodeSelector kubernetes.io/os: linux');
+    expect(place({}, linux).warnings).toBeUndefined();
+  });
+
+  test('spec.os.name: linux alone still lands there, and the kubelet rejects it (PodOSNotSupported)', () => {
+    expect(place({ os: { name: 'linux' } }, windows).warnings).toEqual([expect.stringContaining('the kubelet rejects it (PodOSNotSupported)')]);
+  });
+
+  test.each([
+    ['a Windows pod (spec.os.name: windows)', { os: { name: 'windows' } }],
+    ['a Windows nodeSelector', { nodeSelector: { 'kubernetes.io/os': 'windows' } }],
+    ['a HostProcess pod', { hostNetwork: true, securityContext: { windowsOptions: { hostProcess: true } } }],
+  ])('no warning for %s', (_name, spec) => {
+    expect(place(spec, windows).warnings).toBeUndefined();
+  });
+
+  test('a pod kept off the node has reasons, not warnings', () => {
+    const p = place({ nodeSelector: { 'kubernetes.io/os': 'linux' } }, windows);
+    expect(p.shouldRun).toBe(false);
+    expect(p.warnings).toBeUndefined();
+  });
+});
