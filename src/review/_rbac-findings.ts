@@ -5,6 +5,7 @@
 import { describeNamespace, resolverOf, sourceNote } from './_namespace';
 import { BUILT_IN_VERSION, BindingGrant, SourcedRule, allowedVerbs, enforcedLevel, grantsTo, podHoldsToken } from './_rbac';
 import { RULE_CLUSTER_ADMIN, RULE_WILDCARD, RightContext, RightHit, Scope, rightsOf, wildcard } from './_rbac-rights';
+import { traffic } from './_rbac-traffic';
 import { namespaceKey, serviceAccountField, serviceAccountLabel, serviceAccountName } from './_workload';
 import { RuleViolation, WorkloadContext } from './review-rule';
 import { Severities } from './severity';
@@ -93,7 +94,7 @@ function compute(ctx: WorkloadContext): Map<string, RuleViolation[]> {
   for (const grant of grants) {
     const scope = scopeOf(grant);
     for (const r of grant.rules) {
-      let found = rightsOf(r.rule, scope, rightContext);
+      let found = [...rightsOf(r.rule, scope, rightContext), ...traffic(r.rule, scope)];
       if (found.length === 0) found = wildcard(r.rule, scope, crds, `${r.role} rules[${r.index}]`);
       const source = sourceOf(ctx, grant, r);
       const short = `${bindingLabel(ctx, grant)} → ${boundRole(grant)}`;

@@ -4,7 +4,6 @@
 // critical = control of a node or of the cluster, high = a real foothold, medium = weakens defences, low = hygiene.
 import { UNKNOWN_NAMESPACE, describeNamespace } from './_namespace';
 import { PolicyRule, allowedVerbs } from './_rbac';
-import { traffic } from './_rbac-traffic';
 import { Severity } from './severity';
 
 /** where a rule applies: the cluster (a ClusterRoleBinding) or one namespace (a RoleBinding). */
@@ -448,7 +447,6 @@ export function rightsOf(r: PolicyRule, scope: Scope, ctx: RightContext): RightH
   return [
     ...secrets(r, scope), ...exec(r, scope, ctx), ...workloads(r, scope, ctx), ...escalation(r, scope, ctx),
     ...nodeProxy(r, scope), ...nodeWrites(r, scope), ...tokens(r, scope), ...admission(r, scope), ...csr(r, scope, ctx),
-    ...traffic(r, scope),
   ];
 }
 

@@ -6,24 +6,10 @@
 // Kubernetes 1.22 removed Endpoints writes from the aggregated edit and admin roles for it).
 import { UNKNOWN_NAMESPACE, describeNamespace } from './_namespace';
 import { PolicyRule, allowedVerbs } from './_rbac';
+import { RightHit, Scope } from './_rbac-rights';
 import { Severity } from './severity';
 
 export const RULE_TRAFFIC = 'NA-RBAC-TRAFFIC';
-
-/** the scope and result shapes of `_rbac-rights.ts` (Scope, RightHit), restated so that neither file imports the other. */
-interface TrafficScope {
-  readonly cluster: boolean;
-  readonly namespace?: string;
-}
-
-interface TrafficHit {
-  readonly rule: string;
-  readonly key: string;
-  readonly severity: Severity;
-  readonly what: string;
-  readonly fix: string;
-  readonly limited: boolean;
-}
 
 const WRITE = ['create', 'update', 'patch'];
 
@@ -32,9 +18,9 @@ export const TRAFFIC_FIX = 'keep these writes only in the controller that assign
   'with the DenyServiceExternalIPs admission plugin or a ValidatingAdmissionPolicy';
 
 /** the traffic-redirecting rights one rule grants in its scope. */
-export function traffic(r: PolicyRule, scope: TrafficScope): TrafficHit[] {
+export function traffic(r: PolicyRule, scope: Scope): RightHit[] {
   const where = scope.cluster ? 'in every namespace' : `in ${describeNamespace(scope.namespace ?? UNKNOWN_NAMESPACE)}`;
-  const hits: TrafficHit[] = [];
+  const hits: RightHit[] = [];
   const hit = (key: string, severity: Severity, verbs: string[], resource: string, names: string[] | undefined, what: string) => hits.push({
     rule: RULE_TRAFFIC,
     key,
