@@ -2,8 +2,8 @@
 // cause, one finding: each right is reported once, at the highest severity any binding gives it, naming that binding
 // and role (the others that grant it too are listed); a rule that grants everything (* on *) is one finding, not one
 // per right it includes.
-import { describeNamespace, resolverOf, sourceNote } from './_namespace';
-import { BUILT_IN_VERSION, BindingGrant, SourcedRule, allowedVerbs, enforcedLevel, grantsTo, podHoldsToken } from './_rbac';
+import { UNKNOWN_NAMESPACE, describeNamespace, resolverOf, sourceNote } from './_namespace';
+import { BUILT_IN_VERSION, BindingGrant, SourcedRule, allowedVerbs, bindingNamespacesOf, enforcedLevel, grantsTo, podHoldsToken } from './_rbac';
 import { RULE_CLUSTER_ADMIN, RULE_WILDCARD, RightContext, RightHit, Scope, rightsOf, wildcard } from './_rbac-rights';
 import { traffic } from './_rbac-traffic';
 import { namespaceKey, serviceAccountField, serviceAccountLabel, serviceAccountName } from './_workload';
@@ -79,14 +79,25 @@ function better(a: Attributed, b: Attributed): boolean {
 
 function compute(ctx: WorkloadContext): Map<string, RuleViolation[]> {
   const option = ctx.options.namespace;
-  const grants = grantsTo(ctx.allManifests, serviceAccountName(ctx), namespaceKey(ctx), option);
+  // a workload that sets no namespace, whose ServiceAccount the bindings name in one namespace: judged as applied there,
+  // which each finding says (kubectl applies it to the context's namespace, which the manifests do not know)
+  let namespace = namespaceKey(ctx);
+  let assumed = '';
+  if (namespace === UNKNOWN_NAMESPACE) {
+    const expected = bindingNamespacesOf(ctx.allManifests, serviceAccountName(ctx), option);
+    if (expected.length === 1) {
+      namespace = expected[0];
+      assumed = `if applied in namespace ${namespace}, as the bindings of its ServiceAccount expect, `;
+    }
+  }
+  const grants = grantsTo(ctx.allManifests, serviceAccountName(ctx), namespace, option);
   const held = grants.flatMap((g) => g.rules.map((r) => ({ scope: scopeOf(g), rule: r.rule })));
   const rightContext: RightContext = {
     holds: (group, resource, verbs, scope) => held.some((h) => covers(h.scope, scope) && allowedVerbs(h.rule, group, resource, verbs) !== undefined),
-    enforced: (namespace) => enforcedLevel(ctx.allManifests, namespace, option),
+    enforced: (ns) => enforcedLevel(ctx.allManifests, ns, option),
     workloadKind: ctx.kind,
     workloadName: ctx.name,
-    workloadNamespace: namespaceKey(ctx),
+    workloadNamespace: namespace,
   };
   const crds = crdsOf(ctx.allManifests);
   const hits: Attributed[] = [];
@@ -118,7 +129,7 @@ function compute(ctx: WorkloadContext): Map<string, RuleViolation[]> {
   }
   const subject = serviceAccountLabel(ctx);
   // the right is the ServiceAccount's: a pod that mounts no token of it does not hold it, whoever else runs as it does
-  const noToken = podHoldsToken(ctx, serviceAccountName(ctx), namespaceKey(ctx)) ? ''
+  const noToken = podHoldsToken(ctx, serviceAccountName(ctx), namespace) ? ''
     : '; this workload\'s pods mount no token of it (automountServiceAccountToken: false, no projected token), so they do not hold the right: ' +
       'other pods and tokens of the ServiceAccount do';
   const field = serviceAccountField(ctx);
@@ -127,7 +138,8 @@ function compute(ctx: WorkloadContext): Map<string, RuleViolation[]> {
     const best = group.reduce((a, b) => (better(b, a) ? b : a));
     const others = [...new Set(group.filter((h) => h.short !== best.short).map((h) => h.short))];
     const also = others.length === 0 ? '' : `; also granted by ${others.slice(0, 3).join(', ')}${others.length > 3 ? ` and ${others.length - 3} more` : ''}`;
-    const violation: RuleViolation = { message: `${subject} ${best.what}: ${best.source}${also}${noToken}`, field, severity: best.severity, fix: best.fix };
+    const message = `${assumed}${subject} ${best.what}: ${best.source}${also}${noToken}`;
+    const violation: RuleViolation = { message, field, severity: best.severity, fix: best.fix };
     result.set(best.rule, [...(result.get(best.rule) ?? []), violation]);
   }
   return result;

@@ -401,3 +401,16 @@ export function podHoldsToken(
   if (pod === true || pod === false) return pod;
   return findServiceAccount(ctx.allManifests, saName, saNamespace, ctx.options.namespace)?.automountServiceAccountToken !== false;
 }
+
+/**
+ * The namespaces the bindings among the manifests name for a ServiceAccount of this name (`subjects[].namespace`, or a
+ * RoleBinding's own), sorted: where a workload that sets no namespace is expected to be applied.
+ */
+export function bindingNamespacesOf(all: any[], saName: string, namespaceOption?: string): string[] {
+  const found = new Set<string>();
+  for (const key of indexOf(all, namespaceOption).bySubject.keys()) {
+    const m = /^sa:(.*)\/([^/]*)$/.exec(key);
+    if (m && m[2] === saName && m[1] !== UNKNOWN_NAMESPACE) found.add(m[1]);
+  }
+  return [...found].sort();
+}

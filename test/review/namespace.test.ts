@@ -89,10 +89,16 @@ describe('the namespace of a workload without metadata.namespace', () => {
     const w = review(manifests).workloads[0];
     expect(w.namespace).toBeUndefined();
     expect(w.namespaceSource).toBeUndefined();
-    // the binding names default/node-agent: it is not assumed to be this one, nor is "no binding grants it" claimed
-    expect(w.findings.map((f) => [f.rule, f.message])).toEqual([['NA-NAMESPACE', 'DaemonSet node-agent: sets no namespace: it lands in the namespace ' +
+    // the binding names default/node-agent: its rights are reported as they would be if the workload were applied there, saying so,
+    // and "no binding grants it" is not claimed
+    const byRule = new Map(w.findings.map((f) => [f.rule, f]));
+    expect([...byRule.keys()].sort()).toEqual(['NA-NAMESPACE', 'NA-RBAC-SECRETS']);
+    expect(byRule.get('NA-NAMESPACE')!.message).toBe('DaemonSet node-agent: sets no namespace: it lands in the namespace ' +
       'kubectl is given (--namespace) or that of its context, often default, and the review cannot tell which (the other objects of its file set none ' +
-      'or several); bindings that name its ServiceAccount node-agent in a namespace could not be matched to it (metadata.namespace)']]);
+      'or several); the bindings of its ServiceAccount node-agent name it in namespace default: the RBAC rules judge its rights as applied there ' +
+      '(metadata.namespace)');
+    expect(byRule.get('NA-RBAC-SECRETS')!.message).toMatch(/^DaemonSet node-agent: if applied in namespace default, as the bindings of its ServiceAccount expect, /);
+    expect(byRule.get('NA-RBAC-SECRETS')!.severity).toBe('critical');
     expect(SecurityReview.toMarkdown(review(manifests))).toContain('Namespace: unknown (the manifest sets none; pass --namespace)');
     // cluster-scoped objects say nothing about the namespace, even with a metadata.namespace (the API server drops it)
     const clusterScoped = [agent({}, { namespace: null }), { ...rbac('ClusterRole', 'r', READ_SECRETS), metadata: { name: 'r', namespace: 'x' } },

@@ -1,5 +1,5 @@
 import { ownNamespace, sourceNote } from '../_namespace';
-import { anyBindingNames } from '../_rbac';
+import { anyBindingNames, bindingNamespacesOf } from '../_rbac';
 import { serviceAccountName } from '../_workload';
 import { IReviewRule, RuleViolation, WorkloadContext } from '../review-rule';
 import { Severity } from '../severity';
@@ -43,8 +43,12 @@ export class DedicatedNamespaceRule implements IReviewRule {
           'acknowledge the finding where convention requires kube-system' : `set metadata.namespace: ${ns}, as the other objects of its file do`,
       }];
     }
-    const unmatched = anyBindingNames(workload.allManifests, serviceAccountName(workload), workload.options.namespace)
-      ? `; bindings that name its ServiceAccount ${serviceAccountName(workload)} in a namespace could not be matched to it` : '';
+    const sa = serviceAccountName(workload);
+    const expected = bindingNamespacesOf(workload.allManifests, sa, workload.options.namespace);
+    const unmatched = expected.length === 1
+      ? `; the bindings of its ServiceAccount ${sa} name it in namespace ${expected[0]}: the RBAC rules judge its rights as applied there`
+      : anyBindingNames(workload.allManifests, sa, workload.options.namespace)
+        ? `; bindings that name its ServiceAccount ${sa} in a namespace could not be matched to it` : '';
     return [{
       message: 'sets no namespace: it lands in the namespace kubectl is given (--namespace) or that of its context, often default, and ' +
         `the review cannot tell which (the other objects of its file set none or several)${unmatched}`,
