@@ -85,7 +85,7 @@ describe('review: report', () => {
 
   test('reads every file given, any kinds, and reviews each workload (CronJob and Pod included)', async () => {
     const t = tempFiles();
-    const cron = { apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: 'job' }, spec: { schedule: '@daily', jobTemplate: { spec: { template: { spec: { containers: [{ name: 'c', image: 'busybox' }] } } } } } };
+    const cron = { apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: 'job' }, spec: { schedule: '@daily', jobTemplate: { spec: { template: { spec: { restartPolicy: 'OnFailure', containers: [{ name: 'c', image: 'busybox' }] } } } } } };
     const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'x' }, spec: { containers: [{ name: 'c', image: 'busybox:1.36' }] } };
     const r = await runCli('review', t.write('a.yaml', yamlStream(cron)), t.write('b.json', JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [pod] })));
     expect(r.code).toBe(0);

@@ -55,7 +55,8 @@ describe('SecurityReview.review: workloads', () => {
   });
 
   test('finds the pod spec of each kind: CronJob\'s nested template and a Pod\'s own spec', () => {
-    const privileged = goodPodSpec({ containers: [goodContainer({ securityContext: { privileged: true } })] });
+    // restartPolicy OnFailure: what a Job's pods must set, and a Pod may
+    const privileged = goodPodSpec({ restartPolicy: 'OnFailure', containers: [goodContainer({ securityContext: { privileged: true } })] });
     const rule = ReviewPack.nodeAgentBaseline().rules.find((r) => r.id === 'NA-PRIVILEGED')!;
     const fields = (kind: string) => allFindings([workload(privileged, { kind })], only(rule)).map((f) => f.field);
     expect(fields('CronJob')).toEqual(['spec.jobTemplate.spec.template.spec.containers[0].securityContext.privileged']);
