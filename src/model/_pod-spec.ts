@@ -46,6 +46,11 @@ const TEMPLATE_PATHS: { [kind: string]: { spec: string[]; metadata: string[] } }
 /** the workload kinds that carry a pod spec, in the order error messages list them. */
 export const WORKLOAD_KINDS = Object.keys(TEMPLATE_PATHS);
 
+/** where a workload kind keeps its pod spec (`['spec', 'template', 'spec']`), or undefined for a kind without one. */
+export function podSpecPathOf(kind: string): readonly string[] | undefined {
+  return Object.prototype.hasOwnProperty.call(TEMPLATE_PATHS, kind) ? TEMPLATE_PATHS[kind].spec : undefined;
+}
+
 /** a short JSON rendering of a received value, for error messages. */
 export function describe(value: unknown): string {
   let s: string;

@@ -11,7 +11,7 @@
  *   controllers, whose pods must keep running (unset is Always by defaulting); OnFailure or Never for a Job and a
  *   CronJob's Job (unset is Always, so it must be set), Never with a podFailurePolicy.
  */
-import { dig, isObject } from './_pod-spec';
+import { dig, isObject, podSpecPathOf } from './_pod-spec';
 import { dnsLabelError, dnsSubdomainError } from './_pod-spec-api-rules';
 
 /** a rule broken: a field relative to the manifest. */
@@ -22,14 +22,6 @@ export interface WorkloadApiViolation {
 }
 
 const CONTROLLERS = ['DaemonSet', 'Deployment', 'ReplicaSet', 'StatefulSet'];
-const POD_SPEC_PATH: { [kind: string]: string[] } = {
-  DaemonSet: ['spec', 'template', 'spec'],
-  Deployment: ['spec', 'template', 'spec'],
-  ReplicaSet: ['spec', 'template', 'spec'],
-  StatefulSet: ['spec', 'template', 'spec'],
-  Job: ['spec', 'template', 'spec'],
-  CronJob: ['spec', 'jobTemplate', 'spec', 'template', 'spec'],
-};
 
 /** the workload rules a manifest breaks, empty for kinds without them. */
 export function workloadApiViolations(manifest: any): WorkloadApiViolation[] {
@@ -63,8 +55,8 @@ function nameViolations(manifest: any): WorkloadApiViolation[] {
 
 function restartPolicyViolations(manifest: any): WorkloadApiViolation[] {
   const kind: string = manifest.kind;
-  const path = Object.prototype.hasOwnProperty.call(POD_SPEC_PATH, kind) ? POD_SPEC_PATH[kind] : undefined;
-  const podSpec = path === undefined ? undefined : dig(manifest, path);
+  const path = CONTROLLERS.includes(kind) || kind === 'Job' || kind === 'CronJob' ? podSpecPathOf(kind) : undefined;
+  const podSpec = path === undefined ? undefined : dig(manifest, [...path]);
   if (!isObject(podSpec)) return [];
   const field = `${path!.join('.')}.restartPolicy`;
   const policy = podSpec.restartPolicy === undefined || podSpec.restartPolicy === null ? '' : String(podSpec.restartPolicy);

@@ -3,43 +3,27 @@
 // dry run; the review reports NA-API-REJECTED exactly for the one the server refuses, on the field the server names,
 // and the server's own message is the one written here. The review's rules are the server's: not looser, and not
 // stricter by accident.
-import { applyAll, resetCluster } from './cluster';
+import { agentDaemonSet, dryRunCreate, withNamespace } from './cluster';
 import { Kube } from './kube';
 import { SecurityReview } from '../../src';
 
 const kube = Kube.fromKubeconfig();
 const NAMESPACE = 'api-rules';
 const image = 'registry.example.com/node-agent:1.2.0';
-
-beforeAll(async () => {
-  await resetCluster(kube);
-  await applyAll(kube, [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } }]);
-});
-afterAll(() => resetCluster(kube));
+withNamespace(kube, NAMESPACE);
 
 /** a DaemonSet the server and the review accept: a port, a hostPath mount, a toleration to vary. */
 function daemonSet(): any {
-  return {
-    apiVersion: 'apps/v1',
-    kind: 'DaemonSet',
-    metadata: { name: 'agent', namespace: NAMESPACE },
-    spec: {
-      selector: { matchLabels: { app: 'agent' } },
-      template: {
-        metadata: { labels: { app: 'agent' } },
-        spec: {
-          containers: [{
-            name: 'agent',
-            image,
-            ports: [{ name: 'metrics', containerPort: 9100, protocol: 'TCP' }],
-            volumeMounts: [{ name: 'logs', mountPath: '/host/logs', readOnly: true }],
-          }],
-          volumes: [{ name: 'logs', hostPath: { path: '/var/log', type: 'Directory' } }],
-          tolerations: [{ key: 'example.com/dedicated', operator: 'Exists', effect: 'NoSchedule' }],
-        },
-      },
-    },
-  };
+  return agentDaemonSet(NAMESPACE, {
+    containers: [{
+      name: 'agent',
+      image,
+      ports: [{ name: 'metrics', containerPort: 9100, protocol: 'TCP' }],
+      volumeMounts: [{ name: 'logs', mountPath: '/host/logs', readOnly: true }],
+    }],
+    volumes: [{ name: 'logs', hostPath: { path: '/var/log', type: 'Directory' } }],
+    tolerations: [{ key: 'example.com/dedicated', operator: 'Exists', effect: 'NoSchedule' }],
+  });
 }
 
 const pod = (ds: any) => ds.spec.template.spec;
@@ -294,11 +278,7 @@ const CASES: Case[] = [
   },
 ];
 
-/** the API server's answer to a dry-run create with strict field validation. */
-async function serverSays(manifest: any): Promise<{ status: number; causes: { field: string; message: string }[] }> {
-  const r = await kube.create(manifest, { dryRun: true });
-  return { status: r.status, causes: (r.body?.details?.causes ?? []).map((c: any) => ({ field: c.field, message: c.message })) };
-}
+const serverSays = (manifest: any) => dryRunCreate(kube, manifest);
 
 function rejectedFields(manifest: any): string[] {
   return SecurityReview.review([manifest]).workloads.flatMap((w) => w.findings).filter((f) => f.rule === 'NA-API-REJECTED').map((f) => f.field ?? '');

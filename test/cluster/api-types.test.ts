@@ -4,7 +4,7 @@
 // and accepts what the server accepts (IntOrString and quantity fields in both forms, null as unset).
 import * as fs from 'fs';
 import * as path from 'path';
-import { applyAll, resetCluster } from './cluster';
+import { agentDaemonSet, dryRunCreate, withNamespace } from './cluster';
 import { Kube } from './kube';
 import { SecurityReview } from '../../src';
 import { SCHEMA_FILES, apiTypesSource } from '../model/write-api-types';
@@ -12,12 +12,7 @@ import { SCHEMA_FILES, apiTypesSource } from '../model/write-api-types';
 const kube = Kube.fromKubeconfig();
 const NAMESPACE = 'api-types';
 const image = 'registry.example.com/node-agent:1.2.0';
-
-beforeAll(async () => {
-  await resetCluster(kube);
-  await applyAll(kube, [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NAMESPACE } }]);
-});
-afterAll(() => resetCluster(kube));
+withNamespace(kube, NAMESPACE);
 
 test('the type table is what the served OpenAPI v3 schema gives', async () => {
   const schemas: any = {};
@@ -26,15 +21,7 @@ test('the type table is what the served OpenAPI v3 schema gives', async () => {
 });
 
 function daemonSet(container: any = {}, podSpec: any = {}): any {
-  return {
-    apiVersion: 'apps/v1',
-    kind: 'DaemonSet',
-    metadata: { name: 'agent', namespace: NAMESPACE },
-    spec: {
-      selector: { matchLabels: { app: 'agent' } },
-      template: { metadata: { labels: { app: 'agent' } }, spec: { containers: [{ name: 'agent', image, ...container }], ...podSpec } },
-    },
-  };
+  return agentDaemonSet(NAMESPACE, { containers: [{ name: 'agent', image, ...container }], ...podSpec });
 }
 
 const securityContext = (sc: any) => daemonSet({ securityContext: sc });
@@ -65,7 +52,7 @@ const CASES: Array<[string, any, boolean]> = [
 
 test.each(CASES)('%s: the review reports NA-API-REJECTED exactly when the server refuses it', async (_name, manifest, accepted) => {
   const rejected = SecurityReview.review([manifest]).workloads[0].findings.filter((f) => f.rule === 'NA-API-REJECTED');
-  const r = await kube.create(manifest, { dryRun: true });
+  const r = await dryRunCreate(kube, manifest);
   if (accepted) {
     expect(r.status).toBe(201);
     expect(rejected).toEqual([]);
