@@ -269,7 +269,7 @@ describe('an object whose fields have the wrong shape, or that the API server re
     ['capabilities.add: [1, null]', dsObj('x', { containers: [container({ securityContext: { capabilities: { add: [1, null] } } })] }),
       /spec\.template\.spec\.containers\[0\]\.securityContext\.capabilities\.add\[0\] must be a string, got 1: quote it \("1"\)/],
     ['a Deployment with containers: "oops"', { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' }, spec: { template: { spec: { containers: 'oops' } } } },
-      /\(Deployment d\): NA-API-REJECTED: [^\n]*spec\.template\.spec\.containers must be a list, got "oops"; the API server rejects this \(it cannot decode the object\)/],
+      /\(Deployment d\): spec\.template\.spec\.containers must be a list, got "oops": write it as a YAML\/JSON list\n$/],
   ];
 
   test.each(cases)('%s: coverage prints nothing, review prints its report; both exit 2 with one line', async (_, object, pattern) => {
@@ -336,6 +336,12 @@ describe('status --from: the same rules for the snapshot', () => {
   test('a DaemonSet with tolerations: "oops"', async () => {
     const file = snapshotWith((items) => { items.find((o) => o.kind === 'DaemonSet').spec.template.spec.tolerations = 'oops'; });
     expectOneInputError(await runCli('status', '--from', file), /\(DaemonSet observability\/node-agent\): spec\.template\.spec\.tolerations must be a list/);
+  });
+
+  test('a Pod whose restartCount is a string (the API server cannot decode it)', async () => {
+    const file = snapshotWith((items) => { items.find((o) => o.kind === 'Pod').status.containerStatuses[0].restartCount = '2'; });
+    expectOneInputError(await runCli('status', '--from', file),
+      /\(Pod [^)]+\): status\.containerStatuses\[0\]\.restartCount must be an integer \(32 bits\), got "2": write 2 without quotes/);
   });
 
   test('an object without kind', async () => {
