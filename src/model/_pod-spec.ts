@@ -90,6 +90,14 @@ export function list(value: unknown, path: string): any[] {
   return value;
 }
 
+/**
+ * A list of strings as the API server decodes it: a `null` item is the empty string (the JSON decoder leaves the zero
+ * value), never the word "null". (Items of another type are refused before, by the API type check.)
+ */
+export function stringItems(value: unknown, path: string): string[] {
+  return list(value, path).map((x) => (x === null || x === undefined ? '' : String(x)));
+}
+
 /** reads an object field: undefined/null give undefined; anything else but an object fails. */
 export function object(value: unknown, path: string): any | undefined {
   if (value === undefined || value === null) return undefined;

@@ -37,6 +37,7 @@ const CASES: Array<[string, any, boolean]> = [
   ['a container name that is a mapping', daemonSet({ name: { agent: true } }), false],
   ['capabilities.add: [1, null]', securityContext({ capabilities: { add: [1, null] } }), false],
   ['capabilities.add: null', securityContext({ capabilities: { add: null } }), true],
+  ['capabilities.add: [null] (stored as [""])', securityContext({ capabilities: { add: [null] } }), true],
   ['hostNetwork: "true"', daemonSet({}, { hostNetwork: 'true' }), false],
   ['a nodeSelector value that is a boolean', daemonSet({}, { nodeSelector: { gpu: true } }), false],
   ['a label value that is a number', { ...daemonSet(), metadata: { name: 'agent', namespace: NAMESPACE, labels: { tier: 1 } } }, false],

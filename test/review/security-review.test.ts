@@ -231,6 +231,14 @@ describe('SecurityReview.review: values of a type the API server cannot decode',
     expect(w.podSecurityLevel).toBe('unknown');
   });
 
+  test('a null in a list of strings is the empty string, as the server stores it: capabilities.add: [null] adds no capability named NULL', () => {
+    const [w] = SecurityReview.review([agentWithContainer({ securityContext: { capabilities: { add: [null] } } })], { packs: ReviewPack.all() }).workloads;
+    expect(w.hostAccess.filter((h) => h.type === 'capability')).toEqual([]);
+    expect(w.findings.map((f) => f.message).filter((m) => /NULL|null/.test(m))).toEqual([]);
+    // Pod Security admission reads the same [""]: an added capability outside the baseline set
+    expect(w.findings.find((f) => f.rule === 'PSS-BASELINE-capabilities')?.message).toContain('must not include "" in securityContext.capabilities.add');
+  });
+
   test('IntOrString and quantity fields take both forms; null is unset', () => {
     const manifest = agentWithContainer({
       resources: { requests: { cpu: 0.5, memory: '128Mi' } },
