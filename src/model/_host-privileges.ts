@@ -10,7 +10,8 @@
  */
 import { normalizeHostPath } from './_paths';
 import {
-  ContainerRef, containerField, containersOf, describe, dropUndefined, isHostProcess, list, object, runsToCompletion, stringItems, volumesOf, windowsUserOf,
+  ContainerRef, containerField, containersOf, describe, dropUndefined, isHostProcess, list, object, runsToCompletion, stringItems, volumesOf,
+  windowsUserOf,
 } from './_pod-spec';
 import { BASELINE_CAPABILITIES } from './_psa-common';
 import { capabilityRisk, highestRisk, hostPortRisk, mountPropagationRisk, pathRisk } from './_risk-assessors';

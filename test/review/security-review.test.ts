@@ -232,7 +232,8 @@ describe('SecurityReview.review: values of a type the API server cannot decode',
   });
 
   test('a null in a list of strings is the empty string, as the server stores it: capabilities.add: [null] adds no capability named NULL', () => {
-    const [w] = SecurityReview.review([agentWithContainer({ securityContext: { capabilities: { add: [null] } } })], { packs: ReviewPack.all() }).workloads;
+    const manifest = agentWithContainer({ securityContext: { capabilities: { add: [null] } } });
+    const [w] = SecurityReview.review([manifest], { packs: ReviewPack.all() }).workloads;
     expect(w.hostAccess.filter((h) => h.type === 'capability')).toEqual([]);
     expect(w.findings.map((f) => f.message).filter((m) => /NULL|null/.test(m))).toEqual([]);
     // Pod Security admission reads the same [""]: an added capability outside the baseline set
