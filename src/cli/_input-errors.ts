@@ -3,18 +3,24 @@
 // each object alone so that the error names where it is.
 
 import { RolloutPlan } from '../model';
+import { apiDefinitionOf, apiTypeErrors } from '../model/_api-type-check';
 import { checkDaemonSetShape, checkNodeShape } from '../model/_placement-shape';
 import { Finding, ReviewReport, SecurityReview } from '../review';
 import { lowerFirst } from './_command';
 import { LoadedObject, whereIs } from './_manifests';
 
 /**
- * The problem of a DaemonSet or Node whose placement or rollout fields (what coverage and status read) have the wrong
- * shape: a DaemonSet without `spec.template.spec`, `tolerations: "oops"`, `updateStrategy: 5`, a Node with
- * `taints: "oops"`. The checks are the ones `DaemonSetCoverage` and `RolloutPlan` run.
+ * The problem of an object whose fields have a JSON type the API server cannot decode (any kind of the API's type
+ * table: a Pod with `restartCount: "2"`), or of a DaemonSet or Node whose placement or rollout fields (what coverage
+ * and status read) have the wrong shape: a DaemonSet without `spec.template.spec`, `tolerations: "oops"`,
+ * `updateStrategy: 5`, a Node with `taints: "oops"`. The checks are the ones `DaemonSetCoverage` and `RolloutPlan` run.
  */
 export function placementError(o: LoadedObject): string | undefined {
   try {
+    // any object the commands read, as the API server decodes it (a Pod's status, a ControllerRevision's revision...)
+    const definition = apiDefinitionOf(o.object);
+    const typeError = definition === undefined ? undefined : apiTypeErrors(o.object, definition, '', 1)[0];
+    if (typeError !== undefined) throw new Error(`${typeError.message}: ${typeError.fix}`);
     if (o.object.kind === 'DaemonSet') {
       checkDaemonSetShape(o.object);
       RolloutPlan.of(o.object, 0); // its strategy's fields; valid or not whatever the number of nodes

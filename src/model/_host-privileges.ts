@@ -10,7 +10,8 @@
  */
 import { normalizeHostPath } from './_paths';
 import {
-  ContainerRef, containerField, containersOf, describe, dropUndefined, isHostProcess, list, object, runsToCompletion, volumesOf, windowsUserOf,
+  ContainerRef, containerField, containersOf, describe, dropUndefined, isHostProcess, list, object, runsToCompletion, stringItems, volumesOf,
+  windowsUserOf,
 } from './_pod-spec';
 import { BASELINE_CAPABILITIES } from './_psa-common';
 import { capabilityRisk, highestRisk, hostPortRisk, mountPropagationRisk, pathRisk } from './_risk-assessors';
@@ -306,7 +307,8 @@ function detectCapabilities(view: PodSpecView): HostAccessItem[] {
   const hostNamespaces = ['hostNetwork', 'hostPID', 'hostIPC'].filter((ns) => view.spec[ns] === true);
   for (const c of view.containers) {
     const caps = object(c.sc.capabilities, `${containerPath(c)}.securityContext.capabilities`);
-    const added = new Set(list(caps?.add, `${containerPath(c)}.securityContext.capabilities.add`).map((cap) => capabilityDetail(String(cap))));
+    // an empty name (`add: [null]` is stored as [""]) adds no capability: the runtime refuses it
+    const added = new Set(stringItems(caps?.add, `${containerPath(c)}.securityContext.capabilities.add`).filter((cap) => cap.trim() !== '').map(capabilityDetail));
     for (const cap of added) items.push({ type: HostAccessType.CAPABILITY, detail: cap, container: c.name, hostNamespaces });
   }
   return items;

@@ -317,8 +317,11 @@ function belowKubeletPlugins(use: BelowUse): PathJudgement {
 
 function belowProc(use: BelowUse): PathJudgement {
   const first = use.rest[0];
-  if (/^\d+$/.test(first)) {
-    const which = first === '1' ? 'the host\'s init process (PID 1)' : `the host process with PID ${first}, or whatever process has that PID now`;
+  if (/^\d+$/.test(first) || first === 'self' || first === 'thread-self') {
+    // the kubelet resolves the path on the host: /proc/self is the kubelet's own process
+    const which = first === '1' ? 'the host\'s init process (PID 1)'
+      : /^\d+$/.test(first) ? `the host process with PID ${first}, or whatever process has that PID now`
+        : `the kubelet's own process (the kubelet resolves the path on the host, where ${first === 'self' ? '/proc/self' : '/proc/thread-self'} is its own)`;
     return judgement(
       ['high', `reads ${use.path}, the /proc entry of ${which}: its command line and, with ptrace access (SYS_PTRACE or privileged), its ` +
         'environment and, through its root link, the host\'s filesystem'],

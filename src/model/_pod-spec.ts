@@ -46,6 +46,11 @@ const TEMPLATE_PATHS: { [kind: string]: { spec: string[]; metadata: string[] } }
 /** the workload kinds that carry a pod spec, in the order error messages list them. */
 export const WORKLOAD_KINDS = Object.keys(TEMPLATE_PATHS);
 
+/** where a workload kind keeps its pod spec (`['spec', 'template', 'spec']`), or undefined for a kind without one. */
+export function podSpecPathOf(kind: string): readonly string[] | undefined {
+  return Object.prototype.hasOwnProperty.call(TEMPLATE_PATHS, kind) ? TEMPLATE_PATHS[kind].spec : undefined;
+}
+
 /** a short JSON rendering of a received value, for error messages. */
 export function describe(value: unknown): string {
   let s: string;
@@ -83,6 +88,14 @@ export function list(value: unknown, path: string): any[] {
     throw new Error(`${path} must be a list, got ${describe(value)}: write it as a YAML/JSON list`);
   }
   return value;
+}
+
+/**
+ * A list of strings as the API server decodes it: a `null` item is the empty string (the JSON decoder leaves the zero
+ * value), never the word "null". (Items of another type are refused before, by the API type check.)
+ */
+export function stringItems(value: unknown, path: string): string[] {
+  return list(value, path).map((x) => (x === null || x === undefined ? '' : String(x)));
 }
 
 /** reads an object field: undefined/null give undefined; anything else but an object fails. */

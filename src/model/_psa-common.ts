@@ -2,7 +2,7 @@
  * Internal: what the Pod Security Standards checks share (`_psa-baseline.ts`, `_psa-restricted.ts`): their types, the
  * helpers of pod-security-admission's helpers.go, and the tables of allowed values by policy version.
  */
-import { ContainerRef, list, object } from './_pod-spec';
+import { ContainerRef, object, stringItems } from './_pod-spec';
 
 export type CheckLevel = 'baseline' | 'restricted';
 
@@ -151,7 +151,7 @@ export function validAppArmorAnnotation(value: string): boolean {
 /** capabilities listed under `capabilities.<field>` of a container, as strings. */
 export function capabilityList(c: ContainerRef, field: 'add' | 'drop'): string[] {
   const caps = object(c.sc.capabilities, `${containerPath(c)}.securityContext.capabilities`);
-  return list(caps?.[field], `${containerPath(c)}.securityContext.capabilities.${field}`).map((x) => String(x));
+  return stringItems(caps?.[field], `${containerPath(c)}.securityContext.capabilities.${field}`);
 }
 
 /** `pod and containers "a", "b"`: the setters of a bad value, PSA style. */

@@ -4,7 +4,7 @@
  */
 import { CAPABILITY_CATALOGUE, HostNamespace, UNKNOWN_CAPABILITY } from './_capability-catalogue';
 import { Advice, byName, PATH_CATALOGUE, PathEntry, PathJudgement, PathUse, pipeJudgement, RiskText, UNKNOWN_PATH } from './_host-risk-catalogue';
-import { isWithin, normalizeHostPath } from './_paths';
+import { isWithin, kubeletPath, normalizeHostPath, throughProcRoot } from './_paths';
 import { HostRiskAssessment, RiskLevel } from './risk-level';
 
 const RANK: { [level: string]: number } = { low: 1, medium: 2, high: 3, critical: 4 };
@@ -43,11 +43,6 @@ const MOUNT_PROPAGATION: { [mode: string]: HostRiskAssessment } = {
 
 function toLevel(risk: RiskText['risk']): RiskLevel {
   return risk as string as RiskLevel;
-}
-
-function aliasRun(path: string): string {
-  // /var/run is a symlink to /run on current distributions, and the kubelet resolves it on the host.
-  return isWithin(path, '/var/run') ? `/run${path.slice('/var/run'.length)}` : path;
 }
 
 function isPipe(path: string): boolean {
@@ -137,7 +132,20 @@ export function pathRisk(path: string, readOnly: boolean, mount: PathMount = {})
 }
 
 function computePathRisk(path: string, readOnly: boolean, mount: PathMount): HostRiskAssessment {
+  const assessment = assessResolved(path, readOnly, mount);
   const display = isPipe(path) ? path : normalizeHostPath(path);
+  const reached = isPipe(path) ? path : throughProcRoot(display);
+  if (reached === display) return assessment;
+  // judged as the path it reaches, and said so: the text names that path
+  return {
+    ...assessment,
+    attackerGains: `${display} is the node's ${reached}, as the kubelet resolves it on the host (a process's /proc root link is the host's root ` +
+      `there): ${assessment.attackerGains}`,
+  };
+}
+
+function assessResolved(path: string, readOnly: boolean, mount: PathMount): HostRiskAssessment {
+  const display = isPipe(path) ? path : throughProcRoot(normalizeHostPath(path));
   const use: PathUse = { path: display, readOnly, type: mount.type, initOnly: mount.initOnly };
   if (isPipe(path)) {
     const pipe = PATH_CATALOGUE.find((e) => isPipe(e.path) && pipeKey(e.path) === pipeKey(path));
@@ -149,7 +157,7 @@ function computePathRisk(path: string, readOnly: boolean, mount: PathMount): Hos
     const linux = computePathRisk(kubelet, readOnly, mount);
     return { ...linux, attackerGains: `on the Windows node, as ${kubelet} on Linux: ${linux.attackerGains}` };
   }
-  const normalized = aliasRun(display);
+  const normalized = kubeletPath(display);
   if (!normalized.startsWith('/')) return result(textOf(UNKNOWN_PATH, use));
 
   const posix = PATH_CATALOGUE.filter((e) => e.path.startsWith('/'));
@@ -241,8 +249,8 @@ function computeSocketsReached(path: string): string[] {
   if (isPipe(path)) {
     return PATH_CATALOGUE.filter((e) => e.runtime !== undefined && isPipe(e.path) && pipeKey(e.path) === pipeKey(path)).map((e) => e.path);
   }
-  const display = normalizeHostPath(path);
-  const normalized = aliasRun(display);
+  const display = throughProcRoot(normalizeHostPath(path));
+  const normalized = kubeletPath(display);
   if (!normalized.startsWith('/')) return [];
   const known = PATH_CATALOGUE.filter((e) => e.runtime !== undefined && e.path.startsWith('/') && isWithin(e.path, normalized)).map((e) => e.path);
   if (known.length > 0) return known;

@@ -27,7 +27,9 @@ export class HostRisk {
   /**
    * Assesses mounting a host path.
    *
-   * The path is normalised (`HostAccess.normalizePath`; `/var/run` is read as `/run`) and judged by what it is, not by
+   * The path is normalised (`HostAccess.normalizePath`) and read as the kubelet resolves it on the host: `/proc/<pid>/root`,
+   * `/proc/self/root` and `/proc/thread-self/root` are the host's root (`/proc/1/root/etc` is `/etc`, and the text says
+   * so), `/var/run` is `/run`; an alias is never rated lower than the path it reaches. It is judged by what it is, not by
    * its parent: the catalogue entry for the path itself; else a name that says what it is wherever it is (a container
    * runtime's socket such as `containerd.sock`, a kubeconfig); else the rule of the nearest catalogue entry above it for
    * what is below it (under /run, a program's own runtime directory or a cgroup2 mount; under /var/log, a program's own

@@ -1,4 +1,5 @@
 import { ContainerRef, containerField, containersOf, describe, list, object, podSecurityContext, requirePodSpec, volumesOf } from './_pod-spec';
+import { podSpecApiViolations } from './_pod-spec-api-rules';
 import { decimalInteger } from './_tolerations';
 
 /**
@@ -50,8 +51,12 @@ export interface PodSpecViolation {
  *
  * - **required fields** (`validateContainers`, `validateInitContainers`): at least one container, and each container
  *   and init container with a `name` and an `image` (a pod template too: an image is not left to the controller).
+ * - **names, ports, volumes, host paths, tolerations, restartPolicy**: container names (an RFC 1123 label, unique
+ *   across init, regular and ephemeral containers), ports (1 to 65535; protocol TCP, UDP or SCTP exactly), volume
+ *   names (an RFC 1123 label, once per pod) and mounts of volumes the pod has, hostPath paths without `..` and with a
+ *   known type, toleration keys, operators, values and effects (`ValidateTolerations`), a known restartPolicy.
  *
- * It is not a full validation: names, formats and every other field are the schema's and the server's business.
+ * It is not a full validation: the fields a workload's host access does not depend on are the server's business.
  */
 export class PodSpecValidation {
   /**
@@ -73,6 +78,7 @@ export class PodSpecValidation {
       ...hostProcessPod(spec, containers),
       ...podOs(spec, containers),
       ...comparisonTolerations(spec),
+      ...podSpecApiViolations(spec, containers),
     ];
   }
 }

@@ -14,6 +14,7 @@ import { HostAccessEntry, WorkloadReview } from './review-report';
 import { IReviewRule, RuleViolation, WorkloadContext } from './review-rule';
 import { ApiRejectedRule } from './rules/api-rejected';
 import { Severities, Severity } from './severity';
+import { apiDefinitionOf, apiTypeErrors } from '../model/_api-type-check';
 import { dig, dropUndefined, isObject } from '../model/_pod-spec';
 
 /** the rule ID of findings the engine itself raises (`SecurityReview.ERROR_RULE`). */
@@ -243,6 +244,22 @@ export function reviewWorkload(
     `review (and apply) it with --namespace ${own}, or remove metadata.namespace so that it lands in the namespace given`);
   }
 
+  // a field of a type the API server cannot decode: the object is refused as it is, and nothing in it is read otherwise
+  const definition = apiDefinitionOf(ctx.manifest);
+  const typeErrors = definition === undefined ? [] : apiTypeErrors(ctx.manifest, definition);
+  if (typeErrors.length > 0) {
+    for (const e of typeErrors) {
+      drafts.push({
+        rule: API_REJECTED_RULE,
+        severity: Severity.HIGH,
+        message: `${e.message}; the API server rejects this (it cannot decode the object), so nothing else in it was reviewed`,
+        field: e.field,
+        fix: e.fix,
+      });
+    }
+    return workloadReview(ctx, ref, drafts, [], [], [], 'unknown', threshold);
+  }
+
   let acks: Acknowledgement[] = [];
   let reasons: HostAccessReason[] = [];
   try {
@@ -306,6 +323,14 @@ export function reviewWorkload(
     drafts.push(...mergeErrors(ruleDrafts));
   }
 
+  return workloadReview(ctx, ref, drafts, acks, reasons, hostAccess, podSecurityLevel, threshold);
+}
+
+/** the review of a workload from its drafts: merged, filtered by the threshold, acknowledged, sorted. */
+function workloadReview(
+  ctx: WorkloadContext, ref: string, drafts: Draft[], acks: Acknowledgement[], reasons: HostAccessReason[], hostAccess: HostAccessEntry[],
+  podSecurityLevel: string, threshold?: Severity,
+): WorkloadReview {
   // one cause, one finding: drafts of several rules about the same privilege of the same container become one
   const merged = mergeDrafts(drafts);
   const findings = merged.filter((d) => threshold === undefined || alwaysBlocks(d.rule) || Severities.atLeast(d.severity, threshold)).map((d) => {

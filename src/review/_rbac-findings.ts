@@ -16,7 +16,6 @@ interface Attributed extends RightHit {
   readonly source: string;
   /** `ClusterRoleBinding x → ClusterRole y`, to list the other grants of a right. */
   readonly short: string;
-  readonly order: number;
 }
 
 interface Outcome {
@@ -69,12 +68,18 @@ function crdsOf(all: any[]): Map<string, string[]> {
   return crds;
 }
 
+/**
+ * Whether `a` is the grant a finding names rather than `b`: the higher severity, then cluster-wide, then not limited by
+ * resourceNames, then the broader, then by its binding, role and rule (`source`): never by the order of the documents,
+ * so that the same manifests give the same evidence however they are ordered.
+ */
 function better(a: Attributed, b: Attributed): boolean {
   const bySeverity = Severities.rank(a.severity) - Severities.rank(b.severity);
   if (bySeverity !== 0) return bySeverity > 0;
   if (a.scope.cluster !== b.scope.cluster) return a.scope.cluster;
   if (a.limited !== b.limited) return !a.limited;
-  return a.order < b.order;
+  if ((a.breadth ?? 0) !== (b.breadth ?? 0)) return (a.breadth ?? 0) > (b.breadth ?? 0);
+  return a.source < b.source;
 }
 
 function compute(ctx: WorkloadContext): Map<string, RuleViolation[]> {
@@ -101,7 +106,6 @@ function compute(ctx: WorkloadContext): Map<string, RuleViolation[]> {
   };
   const crds = crdsOf(ctx.allManifests);
   const hits: Attributed[] = [];
-  let order = 0;
   for (const grant of grants) {
     const scope = scopeOf(grant);
     for (const r of grant.rules) {
@@ -114,7 +118,7 @@ function compute(ctx: WorkloadContext): Map<string, RuleViolation[]> {
       for (const hit of found) {
         const fix = starred.length > 0 && hit.rule !== RULE_CLUSTER_ADMIN && hit.rule !== RULE_WILDCARD
           ? `replace ${starred.join(', ')} in the rule's resources with the resources the agent uses; then: ${hit.fix}` : hit.fix;
-        hits.push({ ...hit, fix, scope, source, short, order: order++ });
+        hits.push({ ...hit, fix, scope, source, short });
       }
     }
   }
@@ -136,7 +140,7 @@ function compute(ctx: WorkloadContext): Map<string, RuleViolation[]> {
   const result = new Map<string, RuleViolation[]>();
   for (const group of byRight.values()) {
     const best = group.reduce((a, b) => (better(b, a) ? b : a));
-    const others = [...new Set(group.filter((h) => h.short !== best.short).map((h) => h.short))];
+    const others = [...new Set(group.filter((h) => h.short !== best.short).map((h) => h.short))].sort();
     const also = others.length === 0 ? '' : `; also granted by ${others.slice(0, 3).join(', ')}${others.length > 3 ? ` and ${others.length - 3} more` : ''}`;
     const message = `${assumed}${subject} ${best.what}: ${best.source}${also}${noToken}`;
     const violation: RuleViolation = { message, field, severity: best.severity, fix: best.fix };

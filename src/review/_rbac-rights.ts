@@ -25,6 +25,13 @@ export interface RightHit {
   readonly fix: string;
   /** whether resourceNames limits it. */
   readonly limited: boolean;
+  /**
+   * How much of the right the rule allows (its verbs, counted over the resources), where grants of it can differ: of two
+   * grants at one severity the finding names the broader one, whose verbs include the other's more often.
+   *
+   * @default 0
+   */
+  readonly breadth?: number;
 }
 
 /** what the evaluation of one rule may ask about the workload's other grants and the manifests. */
@@ -124,19 +131,19 @@ function secrets(r: PolicyRule, scope: Scope): RightHit[] {
     if (limited) fix = 'if the agent reads these Secrets only at start, mount them as Secret volumes and drop the rule; otherwise acknowledge the finding';
     else if (scope.cluster) fix = 'grant Secrets access with a RoleBinding in the namespace that holds the Secrets the agent needs, limited by resourceNames to them, or mount them as Secret volumes';
     else fix = 'limit the rule with resourceNames to the Secrets the agent needs, or mount them as Secret volumes';
-    return [{ rule: RULE_SECRETS, key: 'secrets', severity, what, fix, limited }];
+    return [{ rule: RULE_SECRETS, key: 'secrets', severity, what, fix, limited, breadth: allowed.verbs.length }];
   }
   const replaces = allowed.verbs.some((v) => v !== 'create');
   if (!replaces) {
     // create alone adds Secrets: it neither reads nor changes the existing ones
     const what = `can create Secrets ${where(scope)} (${how}) without reading them: a Secret another workload expects could be created first`;
-    return [{ rule: RULE_SECRETS, key: 'secrets', severity: Severity.LOW, what, fix: 'acknowledge the finding if the agent creates its own Secrets', limited }];
+    return [{ rule: RULE_SECRETS, key: 'secrets', severity: Severity.LOW, what, fix: 'acknowledge the finding if the agent creates its own Secrets', limited, breadth: allowed.verbs.length }];
   }
   const severity = !limited && (scope.cluster || scope.namespace === 'kube-system') ? Severity.MEDIUM : Severity.LOW;
   const what = `can change ${which} ${where(scope)} (${how}) without reading them: it can replace or delete credentials other workloads read`;
   const fix = limited ? 'acknowledge the finding if these are the agent\'s own Secrets'
     : 'limit update, patch and delete on secrets with resourceNames to the Secrets the agent owns';
-  return [{ rule: RULE_SECRETS, key: 'secrets', severity, what, fix, limited }];
+  return [{ rule: RULE_SECRETS, key: 'secrets', severity, what, fix, limited, breadth: allowed.verbs.length }];
 }
 
 function exec(r: PolicyRule, scope: Scope, ctx: RightContext): RightHit[] {
@@ -152,14 +159,14 @@ function exec(r: PolicyRule, scope: Scope, ctx: RightContext): RightHit[] {
     const what = `can run commands in ${which} ${where(scope)} (${how}): with each pod's ServiceAccount token and host access, ` +
       `root on the node for a privileged agent's pod${note}` +
       `${getOnly ? '; get suffices over WebSocket before Kubernetes 1.35, and on 1.35+ while the AuthorizePodWebsocketUpgradeCreatePermission feature gate is off' : ''}`;
-    return [{ rule: RULE_EXEC, key: 'exec', severity, what, fix, limited }];
+    return [{ rule: RULE_EXEC, key: 'exec', severity, what, fix, limited, breadth: found.reduce((n, x) => n + x.a!.verbs.length, 0) }];
   }
   const pf = allowedVerbs(r, '', 'pods/portforward', ['create', 'get']);
   if (!pf) return [];
   const limited = pf.names !== undefined;
   const what = `can forward ports of ${limited ? `the pods named ${names(pf.names!)}` : 'every pod'} ${where(scope)} ` +
     `(${verbsOn(pf.verbs, 'pods/portforward', limited)}): it reaches what they listen on, the node's own ports for a hostNetwork pod`;
-  return [{ rule: RULE_EXEC, key: 'exec', severity: limited ? Severity.MEDIUM : Severity.HIGH, what, fix, limited }];
+  return [{ rule: RULE_EXEC, key: 'exec', severity: limited ? Severity.MEDIUM : Severity.HIGH, what, fix, limited, breadth: pf.verbs.length }];
 }
 
 const WORKLOAD_KINDS: Array<{ group: string; resource: string; kind: string; verbs: string[] }> = [
@@ -180,6 +187,7 @@ function workloads(r: PolicyRule, scope: Scope, ctx: RightContext): RightHit[] {
   const found = WORKLOAD_KINDS.map((w) => ({ w, a: allowedVerbs(r, w.group, w.resource, w.verbs) })).filter((x) => x.a);
   if (found.length === 0) return [];
   const limited = found.every((x) => x.a!.names !== undefined);
+  const breadth = found.reduce((n, x) => n + x.a!.verbs.length, 0);
   const how = [...new Set(found.map((x) => verbsOn(x.a!.verbs, x.w.resource, x.a!.names !== undefined)))].join('; ');
   if (limited) {
     const objects = [...new Set(found.flatMap((x) => x.a!.names!.map((n) => `${x.w.kind} ${n}`)))];
@@ -188,7 +196,7 @@ function workloads(r: PolicyRule, scope: Scope, ctx: RightContext): RightHit[] {
     const what = `can change ${objects.join(', ')}${own && one ? ', the workload itself,' : ''} ${where(scope)} (${how}): it can rewrite ` +
       `${one ? 'its' : 'their'} pod template (image, privileges, host access), which runs on every node ${one ? 'it selects' : 'they select'}`;
     const fix = 'keep the state the agent shares in a Lease (coordination.k8s.io) instead of its own workload; otherwise acknowledge the finding';
-    return [{ rule: RULE_WORKLOADS, key: 'workloads', severity: Severity.HIGH, what, fix, limited }];
+    return [{ rule: RULE_WORKLOADS, key: 'workloads', severity: Severity.HIGH, what, fix, limited, breadth }];
   }
   const { severity, note } = podControl(scope, ctx);
   const creates = found.some((x) => x.a!.verbs.includes('create'));
@@ -204,7 +212,7 @@ function workloads(r: PolicyRule, scope: Scope, ctx: RightContext): RightHit[] {
       `template, and run its own code with their privileges; a privileged agent's pod is root on its node${note}`;
   }
   const fix = 'remove create, update and patch on pods and workload kinds: a node agent is deployed by its DaemonSet and needs none';
-  return [{ rule: RULE_WORKLOADS, key: 'workloads', severity, what, fix, limited }];
+  return [{ rule: RULE_WORKLOADS, key: 'workloads', severity, what, fix, limited, breadth }];
 }
 
 function escalation(r: PolicyRule, scope: Scope, ctx: RightContext): RightHit[] {
@@ -315,6 +323,7 @@ function nodeWrites(r: PolicyRule, scope: Scope): RightHit[] {
         'NodeRestriction admission plugin keeps kubelets from setting), cordon nodes',
       fix,
       limited,
+      breadth: verbs.length,
     }];
   }
   return [{
@@ -325,6 +334,7 @@ function nodeWrites(r: PolicyRule, scope: Scope): RightHit[] {
       'new pods until its kubelet registers it again',
     fix,
     limited,
+    breadth: verbs.length,
   }];
 }
 

@@ -6,6 +6,7 @@
 import { BUILT_IN_CLUSTER_ROLES, BUILT_IN_ROLES_VERSION } from './_builtin-roles';
 import { UNKNOWN_NAMESPACE, resolverOf } from './_namespace';
 import { describe, list, obj } from './_workload';
+import { apiTypeErrors } from '../model/_api-type-check';
 import { labelRequirementMatches } from '../model/_label-selector';
 
 /** a policy rule, its lists read as strings. */
@@ -146,6 +147,12 @@ function buildIndex(all: any[], namespaceOption?: string): RbacIndex {
     if (!cluster && !isRbac(m, 'RoleBinding')) return;
     const namespace = cluster ? undefined : resolver.keyOf(m);
     const binding: IndexedBinding = { order, manifest: m, cluster, namespace };
+    // who it binds, and to what, as the API server decodes it: a field of another type is refused, not skipped
+    const typeError = apiTypeErrors(m, m.kind, '', 1)[0];
+    if (typeError !== undefined) {
+      index.errors.push(`${m.kind} ${nameOf(m)}: ${typeError.message} (the API server rejects this binding): ${typeError.fix}`);
+      return;
+    }
     let subjects: any[];
     try {
       subjects = list(m.subjects, `${m.kind} ${nameOf(m)}: subjects`);
@@ -193,6 +200,9 @@ function strings(value: unknown, path: string): string[] {
  * reject is an error, so that the review never judges a role the cluster would not hold.
  */
 function policyRules(role: any, where: string, namespaced: boolean): PolicyRule[] {
+  // the role as the API server decodes it: `verbs: [1]` is refused, never read as the verb "1"
+  const typeError = apiTypeErrors(role, namespaced ? 'Role' : 'ClusterRole', '', 1)[0];
+  if (typeError !== undefined) throw new Error(`${where}: ${typeError.message} (the API server rejects this role): ${typeError.fix}`);
   return list(role.rules, `${where}: rules`).map((r: any, i: number) => {
     const at = `${where}: rules[${i}]`;
     const rule = obj(r, at);

@@ -3,6 +3,7 @@
 import { HostAccess } from '../model';
 import { UNKNOWN_NAMESPACE, qualified, sourceNote } from './_namespace';
 import { WorkloadContext } from './review-rule';
+import { kubeletPath } from '../model/_paths';
 import { isWindowsPod } from '../model/_pod-spec';
 
 /** which list of a pod spec a container comes from. */
@@ -156,15 +157,9 @@ export function serviceAccountLabel(ctx: WorkloadContext): string {
   return `ServiceAccount ${qualified(namespaceKey(ctx), serviceAccountName(ctx))}${sourceNote(ctx.namespaceSource)}`;
 }
 
-/** `/var/run` is a symlink to `/run` on current distributions (the kubelet resolves it on the host). */
+/** what a normalised host path is on the node, as the kubelet resolves it (`/proc/<pid>/root` as `/`, `/var/run` as `/run`). */
 export function aliasRun(path: string): string {
-  return path === '/var/run' || path.startsWith('/var/run/') ? `/run${path.slice('/var/run'.length)}` : path;
-}
-
-/** whether `path` is `ancestor` or below it (both normalised). */
-export function isWithin(path: string, ancestor: string): boolean {
-  if (ancestor === '/') return path.startsWith('/');
-  return path === ancestor || path.startsWith(`${ancestor}/`);
+  return kubeletPath(path);
 }
 
 export function quote(name: string): string {

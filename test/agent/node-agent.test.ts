@@ -753,11 +753,11 @@ describe('escape hatch', () => {
     expect(find(synthValid(c), 'Namespace').metadata.labels['pod-security.kubernetes.io/enforce']).toEqual('privileged');
   });
 
-  test('a patched field that only a medium rule reads, malformed, still fails synth (patched agents run every rule)', () => {
+  test('a patched field of a type the API server cannot decode fails synth, naming the field (even one only a medium rule reads)', () => {
     const c = chart();
     const agent = new NodeAgent(c, 'node-agent', { image });
     agent.daemonSet.addJsonPatch(JsonPatch.replace('/spec/template/spec/containers/0/resources', 'lots'));
-    expect(() => Testing.synth(c)).toThrow(/\[test\/node-agent\] security review: \[high\] NA-RESOURCES: .*could not evaluate it/);
+    expect(() => Testing.synth(c)).toThrow(/\[test\/node-agent\] security review: \[high\] NA-API-REJECTED: .*spec\.template\.spec\.containers\[0\]\.resources must be an object \(a ResourceRequirements\), got "lots"; the API server rejects this/);
   });
 
   test('App.synth reports the construct path of a missing reason', () => {

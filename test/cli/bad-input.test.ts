@@ -236,14 +236,14 @@ describe('an object whose fields have the wrong shape, or that the API server re
   const cases: Array<[string, any, RegExp]> = [
     ['a DaemonSet without spec.template', { ...dsObj('x'), spec: { selector: { matchLabels: { app: 'x' } } } },
       /\(DaemonSet observability\/x\): spec\.template is missing: set the pod template every node runs \(the API server requires it\)\n$/],
-    ['containers: "oops"', dsObj('x', { containers: 'oops' }), /\(DaemonSet observability\/x\): NA-REVIEW-ERROR: [^\n]*spec\.containers must be a list, got "oops": write it as a YAML\/JSON list/],
-    ['a container that is a string', dsObj('x', { containers: ['agent'] }), /NA-REVIEW-ERROR: [^\n]*spec\.containers\[0\] must be an object \(a container\), got "agent"/],
-    ['volumes: 5', dsObj('x', { volumes: 5 }), /\(DaemonSet observability\/x\): NA-REVIEW-ERROR: [^\n]*spec\.volumes must be a list, got 5/],
-    ['securityContext: "privileged"', dsObj('x', { containers: [container({ securityContext: 'privileged' })] }), /NA-REVIEW-ERROR: [^\n]*spec\.containers\[0\]\.securityContext must be an object, got "privileged"/],
+    ['containers: "oops"', dsObj('x', { containers: 'oops' }), /\(DaemonSet observability\/x\): spec\.template\.spec\.containers must be a list, got "oops": write it as a YAML\/JSON list\n$/],
+    ['a container that is a string', dsObj('x', { containers: ['agent'] }), /\(DaemonSet observability\/x\): spec\.template\.spec\.containers\[0\] must be an object \(a Container\), got "agent"/],
+    ['volumes: 5', dsObj('x', { volumes: 5 }), /\(DaemonSet observability\/x\): spec\.template\.spec\.volumes must be a list, got 5/],
+    ['securityContext: "privileged"', dsObj('x', { containers: [container({ securityContext: 'privileged' })] }), /spec\.template\.spec\.containers\[0\]\.securityContext must be an object \(a SecurityContext\), got "privileged"/],
     ['tolerations: "oops"', dsObj('x', { tolerations: 'oops' }), /\(DaemonSet observability\/x\): spec\.template\.spec\.tolerations must be a list, got "oops": write it as a YAML\/JSON list\n$/],
-    ['nodeSelector: "oops"', dsObj('x', { nodeSelector: 'oops' }), /spec\.template\.spec\.nodeSelector must be an object, got "oops"/],
+    ['nodeSelector: "oops"', dsObj('x', { nodeSelector: 'oops' }), /spec\.template\.spec\.nodeSelector must be an object \(of string values\), got "oops"/],
     ['a nodeSelector value that is a boolean', dsObj('x', { nodeSelector: { gpu: true } }), /spec\.template\.spec\.nodeSelector\.gpu must be a string, got true: quote it \("true"\)/],
-    ['updateStrategy: "oops"', dsObj('x', {}, { updateStrategy: 'oops' }), /\(DaemonSet observability\/x\): spec\.updateStrategy must be an object, got "oops"/],
+    ['updateStrategy: "oops"', dsObj('x', {}, { updateStrategy: 'oops' }), /\(DaemonSet observability\/x\): spec\.updateStrategy must be an object \(a DaemonSetUpdateStrategy\), got "oops"/],
     ['an update strategy the API server rejects', dsObj('x', {}, { updateStrategy: { rollingUpdate: { maxSurge: 1 } } }), /maxSurge 1 may not be set when maxUnavailable is non-zero/],
     ['a host port bound twice', dsObj('x', { containers: [container({ ports: [{ containerPort: 80, hostPort: 80 }] }), container({ name: 'b', ports: [{ containerPort: 81, hostPort: 80 }] })] }),
       /\(DaemonSet observability\/x\): NA-API-REJECTED: container "b": host port 80\/TCP is also bound by container "agent"/],
@@ -255,10 +255,21 @@ describe('an object whose fields have the wrong shape, or that the API server re
     }), /NA-API-REJECTED: container "agent": mounts \/var\/lib\/kubelet with Bidirectional propagation/],
     ['privileged with allowPrivilegeEscalation: false', dsObj('x', { containers: [container({ securityContext: { privileged: true, allowPrivilegeEscalation: false } })] }),
       /NA-API-REJECTED: container "agent": sets privileged: true beside allowPrivilegeEscalation: false/],
-    ['resources.requests: true (a rule cannot evaluate it)', dsObj('x', { containers: [container({ resources: { requests: true } })] }),
-      /\(DaemonSet observability\/x\): NA-[A-Z-]+: rule NA-[A-Z-]+ could not evaluate it: spec\.template\.spec\.containers\[0\]\.resources\.requests must be an object, got true/],
+    ['resources.requests: true', dsObj('x', { containers: [container({ resources: { requests: true } })] }),
+      /\(DaemonSet observability\/x\): spec\.template\.spec\.containers\[0\]\.resources\.requests must be an object \(of quantities such as "100m"\), got true/],
+    // the issue's cases: values the API server cannot decode are refused, never read as something else
+    ['privileged: "true"', dsObj('x', { containers: [container({ securityContext: { privileged: 'true' } })] }),
+      /spec\.template\.spec\.containers\[0\]\.securityContext\.privileged must be a boolean, got "true": write true without quotes/],
+    ['containerPort: "9100"', dsObj('x', { containers: [container({ ports: [{ containerPort: '9100' }] })] }),
+      /spec\.template\.spec\.containers\[0\]\.ports\[0\]\.containerPort must be an integer \(32 bits\), got "9100": write 9100 without quotes/],
+    ['tolerationSeconds: "5"', dsObj('x', { tolerations: [{ operator: 'Exists', effect: 'NoExecute', tolerationSeconds: '5' }] }),
+      /spec\.template\.spec\.tolerations\[0\]\.tolerationSeconds must be an integer, got "5"/],
+    ['a container name that is a mapping', dsObj('x', { containers: [container({ name: { agent: true } })] }),
+      /spec\.template\.spec\.containers\[0\]\.name must be a string, got \{"agent":true\}/],
+    ['capabilities.add: [1, null]', dsObj('x', { containers: [container({ securityContext: { capabilities: { add: [1, null] } } })] }),
+      /spec\.template\.spec\.containers\[0\]\.securityContext\.capabilities\.add\[0\] must be a string, got 1: quote it \("1"\)/],
     ['a Deployment with containers: "oops"', { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' }, spec: { template: { spec: { containers: 'oops' } } } },
-      /\(Deployment d\): NA-REVIEW-ERROR: [^\n]*spec\.containers must be a list, got "oops"/],
+      /\(Deployment d\): spec\.template\.spec\.containers must be a list, got "oops": write it as a YAML\/JSON list\n$/],
   ];
 
   test.each(cases)('%s: coverage prints nothing, review prints its report; both exit 2 with one line', async (_, object, pattern) => {
@@ -284,8 +295,8 @@ describe('an object whose fields have the wrong shape, or that the API server re
 
   test.each([
     ['taints: "oops"', { taints: 'oops' }, /\(Node bad\): spec\.taints must be a list, got "oops": write it as a YAML\/JSON list\n$/],
-    ['a taint that is a string', { taints: ['gpu=true:NoSchedule'] }, /\(Node bad\): spec\.taints\[0\] must be an object \(a taint \{key, value, effect\}\), got "gpu=true:NoSchedule"/],
-    ['spec: 5', 5, /\(Node bad\): spec must be an object, got 5/],
+    ['a taint that is a string', { taints: ['gpu=true:NoSchedule'] }, /\(Node bad\): spec\.taints\[0\] must be an object \(a Taint\), got "gpu=true:NoSchedule"/],
+    ['spec: 5', 5, /\(Node bad\): spec must be an object \(a NodeSpec\), got 5/],
   ])('a Node with %s: coverage exits 2 naming the node (it would have read as untainted)', async (_, spec, pattern) => {
     const nodes = t.write('bad-nodes.yaml', yamlStream(nodeObj('good'), nodeObj('bad', spec)));
     const r = await runCli('coverage', '--nodes', nodes, t.write('app.yaml', stringify(dsObj('x'))));
@@ -325,6 +336,12 @@ describe('status --from: the same rules for the snapshot', () => {
   test('a DaemonSet with tolerations: "oops"', async () => {
     const file = snapshotWith((items) => { items.find((o) => o.kind === 'DaemonSet').spec.template.spec.tolerations = 'oops'; });
     expectOneInputError(await runCli('status', '--from', file), /\(DaemonSet observability\/node-agent\): spec\.template\.spec\.tolerations must be a list/);
+  });
+
+  test('a Pod whose restartCount is a string (the API server cannot decode it)', async () => {
+    const file = snapshotWith((items) => { items.find((o) => o.kind === 'Pod').status.containerStatuses[0].restartCount = '2'; });
+    expectOneInputError(await runCli('status', '--from', file),
+      /\(Pod [^)]+\): status\.containerStatuses\[0\]\.restartCount must be an integer \(32 bits\), got "2": write 2 without quotes/);
   });
 
   test('an object without kind', async () => {

@@ -85,7 +85,7 @@ describe('review: report', () => {
 
   test('reads every file given, any kinds, and reviews each workload (CronJob and Pod included)', async () => {
     const t = tempFiles();
-    const cron = { apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: 'job' }, spec: { schedule: '@daily', jobTemplate: { spec: { template: { spec: { containers: [{ name: 'c', image: 'busybox' }] } } } } } };
+    const cron = { apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: 'job' }, spec: { schedule: '@daily', jobTemplate: { spec: { template: { spec: { restartPolicy: 'OnFailure', containers: [{ name: 'c', image: 'busybox' }] } } } } } };
     const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'x' }, spec: { containers: [{ name: 'c', image: 'busybox:1.36' }] } };
     const r = await runCli('review', t.write('a.yaml', yamlStream(cron)), t.write('b.json', JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [pod] })));
     expect(r.code).toBe(0);
@@ -375,10 +375,12 @@ describe('review: bad input exits 2 with one line', () => {
     const file = t.write('broken.yaml', stringify(ds('broken', { containers: 'agent' })));
     const r = await runCli('review', '--json', '--fail-on', 'high', file);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^error: [^\n]*broken\.yaml:1: document 1 \(DaemonSet observability\/broken\): NA-REVIEW-ERROR: cannot evaluate its Pod Security level: spec\.containers must be a list, got "agent": write it as a YAML\/JSON list \(and \d+ more findings like it in the review\)\n$/);
+    expect(r.stderr).toMatch(/^error: [^\n]*broken\.yaml:1: document 1 \(DaemonSet observability\/broken\): spec\.template\.spec\.containers must be a list, got "agent": write it as a YAML\/JSON list\n$/);
+    // the report shows it as the API server's refusal, and nothing else of the workload (it would never run)
     const findings = JSON.parse(r.stdout).workloads[0].findings;
-    expect(findings.map((f: any) => f.rule)).toContain('NA-REVIEW-ERROR');
-    expect(findings.find((f: any) => f.rule === 'NA-PRIVILEGED').message).toContain('could not evaluate it: spec.template.spec.containers must be a list, got "agent"');
+    expect(findings.map((f: any) => [f.rule, f.field])).toEqual([['NA-API-REJECTED', 'spec.template.spec.containers']]);
+    expect(findings[0].message).toBe('DaemonSet observability/broken: spec.template.spec.containers must be a list, got "agent"; the API server rejects this ' +
+      '(it cannot decode the object), so nothing else in it was reviewed (spec.template.spec.containers)');
   });
 });
 

@@ -35,6 +35,34 @@ export async function resetCluster(kube: Kube): Promise<void> {
 }
 
 /** the Nodes of a `kubectl get nodes -o yaml` inventory, as objects to create (server-set metadata left out). */
+/**
+ * For a test file that only asks the API server (dry runs): a reset cluster with one namespace of its own before its
+ * tests, reset again after them.
+ */
+export function withNamespace(kube: Kube, namespace: string): void {
+  beforeAll(async () => {
+    await resetCluster(kube);
+    await applyAll(kube, [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } }]);
+  });
+  afterAll(() => resetCluster(kube));
+}
+
+/** the API server's answer to a dry-run create with strict field validation: its status and the causes it names. */
+export async function dryRunCreate(kube: Kube, manifest: any): Promise<{ status: number; causes: { field: string; message: string }[] }> {
+  const r = await kube.create(manifest, { dryRun: true });
+  return { status: r.status, causes: (r.body?.details?.causes ?? []).map((c: any) => ({ field: c.field, message: c.message })) };
+}
+
+/** a DaemonSet `agent` in the namespace around a pod spec, selecting its pods by `app: agent`. */
+export function agentDaemonSet(namespace: string, podSpec: any): any {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'DaemonSet',
+    metadata: { name: 'agent', namespace },
+    spec: { selector: { matchLabels: { app: 'agent' } }, template: { metadata: { labels: { app: 'agent' } }, spec: podSpec } },
+  };
+}
+
 export function inventoryNodes(file: string): any[] {
   const [list] = readManifests(file);
   return list.items.map((item: any) => ({

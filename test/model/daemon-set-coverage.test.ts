@@ -86,22 +86,22 @@ describe('DaemonSetCoverage.plan', () => {
     expect(() => DaemonSetCoverage.plan(ds(), [node('a'), 'b'])).toThrow(/nodes\[1\] must be a Node object, got the string "b"/);
   });
 
-  // a field of the wrong shape is rejected by the API server; read leniently it would change the answer silently
+  // a field of the wrong shape is rejected by the API server (the types are its schema's); read leniently it would change the answer silently
   // (taints: "oops" would read as an untainted node, tolerations: "oops" as no tolerations)
   test.each([
     ['taints: "oops" on a node', ds(), { ...node('a'), spec: { taints: 'oops' } }, 'nodes[0].spec.taints must be a list, got "oops"'],
-    ['a taint that is not a mapping', ds(), { ...node('a'), spec: { taints: ['gpu:NoSchedule'] } }, 'nodes[0].spec.taints[0] must be an object (a taint {key, value, effect}), got "gpu:NoSchedule"'],
+    ['a taint that is not a mapping', ds(), { ...node('a'), spec: { taints: ['gpu:NoSchedule'] } }, 'nodes[0].spec.taints[0] must be an object (a Taint), got "gpu:NoSchedule"'],
     ['a taint effect that is not a string', ds(), { ...node('a'), spec: { taints: [{ key: 'k', effect: 5 }] } }, 'nodes[0].spec.taints[0].effect must be a string, got 5'],
-    ['node labels that are a list', ds(), { ...node('a'), metadata: { name: 'a', labels: ['gpu'] } }, 'nodes[0].metadata.labels must be an object, got ["gpu"]'],
+    ['node labels that are a list', ds(), { ...node('a'), metadata: { name: 'a', labels: ['gpu'] } }, 'nodes[0].metadata.labels must be an object (of string values), got ["gpu"]'],
     ['a node label that is a boolean', ds(), { ...node('a'), metadata: { name: 'a', labels: { gpu: true } } }, 'nodes[0].metadata.labels.gpu must be a string, got true: quote it ("true")'],
-    ['a node spec that is a string', ds(), { ...node('a'), spec: 'oops' }, 'nodes[0].spec must be an object, got "oops"'],
+    ['a node spec that is a string', ds(), { ...node('a'), spec: 'oops' }, 'nodes[0].spec must be an object (a NodeSpec), got "oops"'],
     ['tolerations: "oops"', ds({ tolerations: 'oops' }), node('a'), 'spec.template.spec.tolerations must be a list, got "oops"'],
-    ['a toleration that is a string', ds({ tolerations: ['all'] }), node('a'), 'spec.template.spec.tolerations[0] must be an object (a toleration), got "all"'],
-    ['nodeSelector: "oops"', ds({ nodeSelector: 'oops' }), node('a'), 'spec.template.spec.nodeSelector must be an object, got "oops"'],
+    ['a toleration that is a string', ds({ tolerations: ['all'] }), node('a'), 'spec.template.spec.tolerations[0] must be an object (a Toleration), got "all"'],
+    ['nodeSelector: "oops"', ds({ nodeSelector: 'oops' }), node('a'), 'spec.template.spec.nodeSelector must be an object (of string values), got "oops"'],
     ['a nodeSelector value that is a number', ds({ nodeSelector: { zone: 1 } }), node('a'), 'spec.template.spec.nodeSelector.zone must be a string, got 1: quote it ("1")'],
     ['nodeName that is a number', ds({ nodeName: 5 }), node('a'), 'spec.template.spec.nodeName must be a string, got 5'],
     ['hostNetwork: "yes"', ds({ hostNetwork: 'yes' }), node('a'), 'spec.template.spec.hostNetwork must be a boolean, got "yes"'],
-    ['affinity that is a list', ds({ affinity: [] }), node('a'), 'spec.template.spec.affinity must be an object, got []'],
+    ['affinity that is a list', ds({ affinity: [] }), node('a'), 'spec.template.spec.affinity must be an object (an Affinity), got []'],
     ['nodeSelectorTerms that are a mapping', ds({ affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: { a: 1 } } } } }), node('a'),
       'spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms must be a list, got {"a":1}'],
     ['matchExpressions values that are a string', ds(required({ matchExpressions: [{ key: 'zone', operator: 'In', values: 'a' }] })), node('a'),

@@ -1,3 +1,4 @@
+import { agent, binding, rbac, rbacFindings, saSubject } from './util';
 import { PolicyRule, allowedVerbs } from '../../src/review/_rbac';
 
 // How a policy rule matches a request, as Kubernetes' RBAC authorizer decides it (RuleAllows,
@@ -92,5 +93,22 @@ describe('RBAC rule matching: what a scanner must not assume', () => {
     expect(allowedVerbs(rule(['create'], [''], ['serviceaccounts/token'], ['calico-cni-plugin']), '', 'serviceaccounts/token', ['create']))
       .toEqual({ verbs: ['create'], names: ['calico-cni-plugin'] });
     expect(allowedVerbs(rule(['create'], [''], ['secrets'], ['x']), '', 'secrets', ['create'])).toBeUndefined();
+  });
+});
+
+describe('RBAC objects as the API server decodes them', () => {
+  const bind = (b: any = binding('ClusterRoleBinding', 'b', { kind: 'ClusterRole', name: 'r' }, [saSubject()])) => b;
+
+  test('a verb that is a number is refused, naming the field, never read as the verb "1"', () => {
+    const findings = rbacFindings([agent(), rbac('ClusterRole', 'r', [{ apiGroups: [''], resources: ['secrets'], verbs: ['get', 1] }]), bind()]);
+    expect(findings.map((f) => f.message)).toEqual([expect.stringContaining(
+      'could not evaluate it: ClusterRole r: rules[0].verbs[1] must be a string, got 1 (the API server rejects this role): quote it ("1")')]);
+  });
+
+  test('a subject whose name is a number is refused, not skipped', () => {
+    const b = binding('ClusterRoleBinding', 'b', { kind: 'ClusterRole', name: 'r' }, [{ kind: 'ServiceAccount', name: 7, namespace: 'observability' }]);
+    const findings = rbacFindings([agent(), rbac('ClusterRole', 'r', [{ apiGroups: [''], resources: ['secrets'], verbs: ['get'] }]), bind(b)]);
+    expect(findings.map((f) => f.message)).toEqual([expect.stringContaining(
+      'could not evaluate it: ClusterRoleBinding b: subjects[0].name must be a string, got 7 (the API server rejects this binding)')]);
   });
 });

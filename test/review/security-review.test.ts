@@ -55,7 +55,8 @@ describe('SecurityReview.review: workloads', () => {
   });
 
   test('finds the pod spec of each kind: CronJob\'s nested template and a Pod\'s own spec', () => {
-    const privileged = goodPodSpec({ containers: [goodContainer({ securityContext: { privileged: true } })] });
+    // restartPolicy OnFailure: what a Job's pods must set, and a Pod may
+    const privileged = goodPodSpec({ restartPolicy: 'OnFailure', containers: [goodContainer({ securityContext: { privileged: true } })] });
     const rule = ReviewPack.nodeAgentBaseline().rules.find((r) => r.id === 'NA-PRIVILEGED')!;
     const fields = (kind: string) => allFindings([workload(privileged, { kind })], only(rule)).map((f) => f.field);
     expect(fields('CronJob')).toEqual(['spec.jobTemplate.spec.template.spec.containers[0].securityContext.privileged']);
@@ -178,8 +179,10 @@ describe('SecurityReview._openFindings: the gate a NodeAgent runs at synth', () 
     'findings of every severity, one acknowledged': [
       agentWithContainer({ image: 'busybox:latest', resources: {} }, { volumes: [hostPathVolume('etc', '/etc', 'Directory')] }, { namespace: 'kube-system', annotations: { [ACK]: acks } }),
     ],
-    'a malformed field that makes rules crash': [agent({ volumes: { name: 'not-a-list' } })],
-    'a malformed resources field that only medium rules read': [agentWithContainer({ resources: 'lots' })],
+    'a field of a type the API server cannot decode': [agent({ volumes: { name: 'not-a-list' } })],
+    // in an API version the type table does not cover (no API server serves it), the rules read it and crash
+    'a malformed field that makes rules crash': [{ ...agent({ volumes: { name: 'not-a-list' } }), apiVersion: 'apps/v1beta2' }],
+    'a malformed resources field that only medium rules read': [{ ...agentWithContainer({ resources: 'lots' }), apiVersion: 'apps/v1beta2' }],
     'a workload without a pod spec': [{ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'empty' }, spec: {} }],
     'the chart-shaped fluent-bit example': parseAllDocuments(fs.readFileSync(path.join(__dirname, '..', '..', 'examples', 'review', 'chart-shaped.yaml'), 'utf-8'))
       .map((d) => d.toJS()).filter((o) => o !== null),
@@ -199,6 +202,53 @@ describe('SecurityReview._openFindings: the gate a NodeAgent runs at synth', () 
     expect(crashes.map((f) => [f.rule, f.severity])).toEqual([['NA-RESOURCES', Severity.HIGH]]);
     expect(SecurityReview._openFindings(malformed, {}, Severity.HIGH, false).map((f) => f.rule)).toContain('NA-RESOURCES');
     expect(SecurityReview._openFindings(malformed, {}, Severity.HIGH, true).map((f) => f.rule)).not.toContain('NA-RESOURCES');
+  });
+});
+
+describe('SecurityReview.review: values of a type the API server cannot decode', () => {
+  // the issue's cases: each was read as something else (a container named [object Object], capabilities 1 and NULL)
+  const cases: Array<[string, any, string, string]> = [
+    ['privileged: "true"', agentWithContainer({ securityContext: { privileged: 'true' } }), 'spec.template.spec.containers[0].securityContext.privileged',
+      'must be a boolean, got "true"'],
+    ['containerPort: "9100"', agentWithContainer({ ports: [{ containerPort: '9100' }] }), 'spec.template.spec.containers[0].ports[0].containerPort',
+      'must be an integer (32 bits), got "9100"'],
+    ['tolerationSeconds: "5"', agent({ tolerations: [{ operator: 'Exists', effect: 'NoExecute', tolerationSeconds: '5' }] }), 'spec.template.spec.tolerations[0].tolerationSeconds',
+      'must be an integer, got "5"'],
+    ['a container name that is a mapping', agentWithContainer({ name: { agent: 1 } }), 'spec.template.spec.containers[0].name', 'must be a string, got {"agent":1}'],
+    ['capabilities.add: [1, null]', agentWithContainer({ securityContext: { capabilities: { add: [1, null] } } }), 'spec.template.spec.containers[0].securityContext.capabilities.add[0]',
+      'must be a string, got 1'],
+    ['a label value that is a number', { ...agent(), metadata: { name: 'node-agent', namespace: 'observability', labels: { tier: 1 } } }, 'metadata.labels.tier',
+      'must be a string, got 1'],
+  ];
+
+  test.each(cases)('%s: one NA-API-REJECTED finding naming the field, and nothing else of the workload', (_name, manifest, field, what) => {
+    const [w] = SecurityReview.review([manifest], { packs: ReviewPack.all() }).workloads;
+    expect(w.findings.map((f) => [f.rule, f.severity, f.field, f.message])).toEqual([[
+      'NA-API-REJECTED', Severity.HIGH, field,
+      `DaemonSet observability/node-agent: ${field} ${what}; the API server rejects this (it cannot decode the object), so nothing else in it was reviewed (${field})`,
+    ]]);
+    expect(w.hostAccess).toEqual([]);
+    expect(w.podSecurityLevel).toBe('unknown');
+  });
+
+  test('a null in a list of strings is the empty string, as the server stores it: capabilities.add: [null] adds no capability named NULL', () => {
+    const manifest = agentWithContainer({ securityContext: { capabilities: { add: [null] } } });
+    const [w] = SecurityReview.review([manifest], { packs: ReviewPack.all() }).workloads;
+    expect(w.hostAccess.filter((h) => h.type === 'capability')).toEqual([]);
+    expect(w.findings.map((f) => f.message).filter((m) => /NULL|null/.test(m))).toEqual([]);
+    // Pod Security admission reads the same [""]: an added capability outside the baseline set
+    expect(w.findings.find((f) => f.rule === 'PSS-BASELINE-capabilities')?.message).toContain('must not include "" in securityContext.capabilities.add');
+  });
+
+  test('IntOrString and quantity fields take both forms; null is unset', () => {
+    const manifest = agentWithContainer({
+      resources: { requests: { cpu: 0.5, memory: '128Mi' } },
+      livenessProbe: { httpGet: { path: '/healthz', port: 'metrics' } },
+      readinessProbe: { httpGet: { path: '/healthz', port: 8080 } },
+      securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'], add: null } },
+    });
+    manifest.spec.updateStrategy = { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '10%' } };
+    expect(allFindings([manifest]).filter((f) => f.rule === 'NA-API-REJECTED')).toEqual([]);
   });
 });
 
@@ -224,7 +274,8 @@ describe('SecurityReview.review: rule failures never pass silently', () => {
   });
 
   test('a malformed manifest field becomes one finding naming the rules that read it (one cause, one finding)', () => {
-    const broken = agent({ volumes: { name: 'not-a-list' } });
+    // apps/v1beta2, which the type table does not cover: the rules read the field themselves
+    const broken = { ...agent({ volumes: { name: 'not-a-list' } }), apiVersion: 'apps/v1beta2' };
     const findings = allFindings([broken]);
     expect(findings.filter((f) => f.message.includes('could not evaluate it')).map((f) => [f.rule, f.message])).toEqual([
       ['NA-HOST-ACCESS-REASON', expect.stringMatching(new RegExp('^DaemonSet observability/node-agent: rules NA-HOST-ACCESS-REASON, ' +

@@ -1,5 +1,6 @@
 import { PodSpecValidation } from '../../model';
 import { removedApi } from '../../model/_removed-apis';
+import { workloadApiViolations } from '../../model/_workload-api-rules';
 import { selectorViolations } from '../../model/_workload-selector';
 import { podField } from '../_workload';
 import { IReviewRule, RuleViolation, WorkloadContext } from '../review-rule';
@@ -10,7 +11,8 @@ import { Severity } from '../severity';
  * (host port conflicts, hostPort on the host network, Bidirectional propagation outside privileged containers,
  * allowPrivilegeEscalation: false beside privileged or CAP_SYS_ADMIN, Windows HostProcess pods that mix containers or
  * lack hostNetwork, Linux settings on a `spec.os.name: windows` pod and windowsOptions on a linux one, Lt/Gt toleration
- * values), the selector of an apps/v1 controller is present, valid, not empty and matches its pod template's labels, and
+ * values; container names, ports and protocols, volume names and mounts, hostPath `..` and types, tolerations, the pods'
+ * restartPolicy), the object's name is one its kind allows, the selector of an apps/v1 controller is present, valid, not empty and matches its pod template's labels, and
  * the workload is written in an API version a current API server serves.
  *
  * The engine runs it on every review, whatever the packs: a manifest the API server rejects is reported on any YAML, and
@@ -25,7 +27,10 @@ export class ApiRejectedRule implements IReviewRule {
     'not privileged, allowPrivilegeEscalation: false beside privileged: true or CAP_SYS_ADMIN, a Windows HostProcess pod whose containers ' +
     'are not all HostProcess containers or that lacks hostNetwork, Linux settings (runAsUser, seccomp, capabilities, ' +
     'allowPrivilegeEscalation, readOnlyRootFilesystem...) on a pod that sets spec.os.name: windows, a Lt/Gt toleration whose value is ' +
-    'not a decimal integer; an apps/v1 DaemonSet, Deployment, ReplicaSet or StatefulSet whose spec.selector is missing, invalid, ' +
+    'not a decimal integer; a container or volume name that is not an RFC 1123 label, two containers with one name, a port outside ' +
+    '1 to 65535, a protocol other than TCP, UDP or SCTP (in capitals), a volumeMount of a volume the pod does not have, ".." in a host ' +
+    'path, a toleration with operator Exists and a value, an unknown toleration operator or effect, a DaemonSet whose pods do not restart ' +
+    'Always, a Job whose pods do not set OnFailure or Never, an object name its kind does not allow; an apps/v1 DaemonSet, Deployment, ReplicaSet or StatefulSet whose spec.selector is missing, invalid, ' +
     'empty or does not match its pod template\'s labels; and workloads written in an API version no API server serves any more ' +
     '(extensions/v1beta1, apps/v1beta1 and apps/v1beta2 since 1.16, batch/v1beta1 CronJobs since 1.25). kubectl apply fails on them, often ' +
     'half-way through a release. The rule always runs and cannot be acknowledged: the fix is to the manifest.';
@@ -41,7 +46,8 @@ export class ApiRejectedRule implements IReviewRule {
       field: 'apiVersion',
       fix: `write apiVersion: ${removed.replacement} (spec.selector is then required and immutable, and must match the template's labels)`,
     }];
-    const selector: RuleViolation[] = selectorViolations(workload.manifest).map((v) => ({ ...v, message: `${v.message}; the API server rejects this` }));
+    const selector: RuleViolation[] = [...workloadApiViolations(workload.manifest), ...selectorViolations(workload.manifest)]
+      .map((v) => ({ ...v, message: `${v.message}; the API server rejects this` }));
     return [...api, ...selector, ...PodSpecValidation.check(workload.podSpec).map((v) => ({
       message: `${v.message}; the API server rejects this`,
       container: v.container,

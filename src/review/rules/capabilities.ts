@@ -1,5 +1,6 @@
 import { HostAccess, HostAccessType, HostRisk, RiskLevel } from '../../model';
-import { containersOf, hostNamespacesOf, list, obj } from '../_workload';
+import { stringItems } from '../../model/_pod-spec';
+import { containersOf, hostNamespacesOf, obj } from '../_workload';
 import { IReviewRule, RuleViolation, WorkloadContext } from '../review-rule';
 import { Severities, Severity } from '../severity';
 
@@ -28,8 +29,10 @@ export class CapabilitiesRule implements IReviewRule {
     for (const c of containersOf(workload)) {
       const caps = obj(c.sc.capabilities, `${c.path}.securityContext.capabilities`);
       const seen = new Set<string>();
-      list(caps.add, `${c.path}.securityContext.capabilities.add`).forEach((raw, i) => {
-        const name = HostAccess.normalizeCapability(String(raw));
+      stringItems(caps.add, `${c.path}.securityContext.capabilities.add`).forEach((raw, i) => {
+        // an empty name (`add: [null]` is stored as [""]) adds no capability, as the host privileges say
+        if (raw.trim() === '') return;
+        const name = HostAccess.normalizeCapability(raw);
         if (seen.has(name)) return;
         seen.add(name);
         const risk = HostRisk.forCapability(name, namespaces);

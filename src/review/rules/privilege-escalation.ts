@@ -1,5 +1,6 @@
 import { HostAccess, HostAccessType } from '../../model';
-import { containersOf, isWindows, list, obj } from '../_workload';
+import { stringItems } from '../../model/_pod-spec';
+import { containersOf, isWindows, obj } from '../_workload';
 import { IReviewRule, RuleViolation, WorkloadContext } from '../review-rule';
 import { Severity } from '../severity';
 
@@ -42,7 +43,7 @@ export class PrivilegeEscalationRule implements IReviewRule {
         continue;
       }
       const caps = obj(c.sc.capabilities, `${c.path}.securityContext.capabilities`);
-      const sysAdmin = list(caps.add, `${c.path}.securityContext.capabilities.add`).some((cap) => HostAccess.normalizeCapability(String(cap)) === 'SYS_ADMIN');
+      const sysAdmin = stringItems(caps.add, `${c.path}.securityContext.capabilities.add`).some((cap) => HostAccess.normalizeCapability(cap) === 'SYS_ADMIN');
       if (sysAdmin) {
         violations.push({
           message: `${setting}; beside SYS_ADMIN the setting changes little (the capability mounts and unshares at will), and the API server ` +

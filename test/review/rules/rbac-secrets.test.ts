@@ -73,4 +73,21 @@ describe('NA-RBAC-SECRETS: the ServiceAccount reads no Secrets through the API',
     expect(finding.message).toContain('this workload\'s pods mount no token of it (automountServiceAccountToken: false, no projected token), so they do not hold the right');
     expect(findingsOf(rule, boundCluster([READ]))[0].message).not.toContain('mount no token');
   });
+
+  test('two grants at one severity: the finding names the broader one, whatever the order of the documents (metallb\'s controller: its '
+    + 'Role reads and writes Secrets, another Role only reads them)', () => {
+    const ns = 'observability';
+    const manifests = [
+      agent(),
+      rbac('Role', 'pod-lister', [{ apiGroups: [''], resources: ['pods'], verbs: ['list'] }, READ], ns),
+      binding('RoleBinding', 'pod-lister', { kind: 'Role', name: 'pod-lister' }, [saSubject()], ns),
+      rbac('Role', 'controller', [{ apiGroups: [''], resources: ['secrets'], verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'] }], ns),
+      binding('RoleBinding', 'controller', { kind: 'Role', name: 'controller' }, [saSubject()], ns),
+    ];
+    const message = 'DaemonSet observability/node-agent: ServiceAccount observability/node-agent can read every Secret in namespace observability ' +
+      '(get, list, watch, create, update, patch, delete on secrets), every credential stored there: RoleBinding controller in namespace observability ' +
+      'binds it to Role controller, rules[0]; also granted by RoleBinding pod-lister in namespace observability → Role pod-lister (spec.template.spec.serviceAccountName)';
+    expect(findingsOf(rule, manifests).map((f) => f.message)).toEqual([message]);
+    expect(findingsOf(rule, [...manifests].reverse()).map((f) => f.message)).toEqual([message]);
+  });
 });

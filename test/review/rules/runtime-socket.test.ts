@@ -27,6 +27,16 @@ describe('NA-RUNTIME-SOCKET: No container runtime socket is mounted', () => {
     ]);
   });
 
+  test('Noncompliance 2b: through /proc/<pid>/root, which the kubelet resolves to the host\'s root (the socket, a directory, the root itself)', () => {
+    expect(findingsOf(rule, [mounting('/proc/1/root/run/containerd/containerd.sock')]).map((f) => [f.severity, f.message])).toEqual([
+      [Severity.CRITICAL, expect.stringContaining('mounts the container runtime socket /proc/1/root/run/containerd/containerd.sock (volume "sock"')],
+    ]);
+    expect(findingsOf(rule, [mounting('/proc/self/root/var/run')]).map((f) => f.message)).toEqual([
+      expect.stringContaining('mounts /proc/self/root/var/run, which contains the container runtime sockets /run/containerd/containerd.sock, /run/docker.sock'),
+    ]);
+    expect(findingsOf(rule, [mounting('/proc/thread-self/root/')]).map((f) => f.severity)).toEqual([Severity.CRITICAL]);
+  });
+
   // where the big runtimes put their sockets: recognised by the host path, whatever the mount path in the container
   test.each([
     ['/run/containerd/containerd.sock', 'containerd'], ['/run/k3s/containerd/containerd.sock', 'k3s (and RKE2) containerd'],
