@@ -32,6 +32,16 @@ function writeSysctl(name, value) {
   fs.writeFileSync(sysctlFile(name), `${value}\n`);
 }
 
+/**
+ * The propagation of the root mount: its optional fields in /proc/self/mountinfo (`shared:N`, `master:N`), '' when
+ * private. A node's / is shared on systemd hosts; a preset mounting / with HostToContainer needs it shared or slave.
+ */
+function readRootPropagation() {
+  const line = fs.readFileSync('/proc/self/mountinfo', 'utf8').split('\n').find((l) => l.split(' ')[4] === '/');
+  const fields = line.split(' ');
+  return fields.slice(6, fields.indexOf('-')).join(' ');
+}
+
 /** mount points, in /proc/self/mountinfo order (field 5). */
 function readMounts() {
   return fs.readFileSync('/proc/self/mountinfo', 'utf8').trim().split('\n')
@@ -92,6 +102,7 @@ function snapshot() {
     sysctls: readSysctls(),
     links: readLinks(),
     mounts: readMounts(),
+    rootPropagation: readRootPropagation(),
     cgroups: readCgroups(),
     netns: readNetns(),
     paths: Object.fromEntries(HOST_PATHS.map((p) => [p, fs.existsSync(p)])),
@@ -115,6 +126,9 @@ function differences(before, after, stateDir) {
   };
   diff('network devices', before.links, after.links);
   diff('mounts', before.mounts, after.mounts);
+  if ((before.rootPropagation ?? after.rootPropagation) !== after.rootPropagation) {
+    out.push(`the root mount's propagation is '${after.rootPropagation}', was '${before.rootPropagation}'`);
+  }
   diff('cgroups', before.cgroups, after.cgroups);
   diff('network namespaces', before.netns, after.netns);
   for (const [p, existed] of Object.entries(before.paths)) if (after.paths[p] !== existed) out.push(`${p} ${existed ? 'is gone' : 'was created'}`);
@@ -129,7 +143,7 @@ function differences(before, after, stateDir) {
 /** the real node's programs: only this checkout's cluster:up starts them on the host. */
 const NODE_PROGRAMS = ['kube-scheduler', 'kubelet', 'containerd', 'containerd-shim-runc-v2', 'runc', 'pause', 'node_exporter'];
 
-module.exports = { SYSCTLS, HOST_PATHS, CGROUP_ROOT, snapshot, differences, readSysctls, writeSysctl, readMounts, readLinks, readCgroups, readNetns, readProcesses, NODE_PROGRAMS };
+module.exports = { SYSCTLS, HOST_PATHS, CGROUP_ROOT, snapshot, differences, readSysctls, writeSysctl, readMounts, readRootPropagation, readLinks, readCgroups, readNetns, readProcesses, NODE_PROGRAMS };
 
 if (require.main === module) {
   const [verb, file] = process.argv.slice(2);

@@ -186,6 +186,16 @@ async function startNode(ctx, log = console.log) {
   state.host = { before: host.snapshot() };
   save();
 
+  // HostToContainer propagation of / (NodeMonitor's default) needs / to be a shared or slave mount, as systemd makes
+  // it on real nodes; this machine's is private. Made shared (not recursively) here, made private again by down.
+  if (state.host.before.rootPropagation === '') {
+    const r = spawnSync('mount', ['--make-shared', '/'], { encoding: 'utf8' });
+    if (r.status !== 0) throw new lib.ClusterError(`mount --make-shared / failed: ${r.stderr.trim()}`);
+    state.node.madeRootShared = true;
+    save();
+    log('made / a shared mount (it was private), as on systemd nodes: HostToContainer propagation needs it');
+  }
+
   t = Date.now();
   startProcess(state, save, 'containerd', '/usr/bin/containerd', ['--config', p.config, '--log-level', 'warn']);
   await waitFor(state, 'containerd', 30, async () => ctr(p.socket, ['version']).status === 0);
@@ -337,6 +347,10 @@ function cleanupNode(state, log) {
     }
     fs.rmSync(p, { recursive: true, force: true });
     done.push(`removed ${p}`);
+  }
+  if (state.node.madeRootShared && host.readRootPropagation() !== '') {
+    spawnSync('mount', ['--make-private', '/']);
+    done.push('restored the root mount\'s propagation to private');
   }
   for (const [k, v] of Object.entries(before.sysctls)) {
     const now = host.readSysctls()[k];
