@@ -201,6 +201,25 @@ export async function actAsNodes(kube: Kube, ds: any): Promise<number> {
   return actions;
 }
 
+/** whether the pod's Ready condition is True. */
+export const isReady = (p: any): boolean => (p.status?.conditions ?? []).some((c: any) => c.type === 'Ready' && c.status === 'True');
+
+/** the kubelet of an API-only Node reports the pod's containers started and Ready. */
+export async function markReady(kube: Kube, pod: any): Promise<void> {
+  const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+  const cond = (type: string) => ({ type, status: 'True', lastTransitionTime: now });
+  await kube.mergePatch(`/api/v1/namespaces/${pod.metadata.namespace}/pods/${pod.metadata.name}/status`, {
+    status: {
+      phase: 'Running',
+      startTime: now,
+      conditions: [cond('PodScheduled'), cond('Initialized'), cond('ContainersReady'), cond('Ready')],
+      containerStatuses: pod.spec.containers.map((c: any) => ({
+        name: c.name, image: c.image, imageID: '', ready: true, started: true, restartCount: 0, state: { running: { startedAt: now } },
+      })),
+    },
+  });
+}
+
 export interface Observed {
   readonly generation: number;
   readonly observedGeneration: number;
@@ -301,10 +320,10 @@ export async function dryRunPod(kube: Kube, pod: any): Promise<{ status: number;
   return { status: r.status, message: failed ? String(r.body?.message ?? JSON.stringify(r.body)) : '', warnings: r.warnings, stored: failed ? undefined : r.body };
 }
 
-/** the API server's deprecation warning for each AppArmor beta annotation (1.30+), at `path` (e.g. `metadata.annotations`). */
-export function appArmorAnnotationWarnings(annotations: { [k: string]: string } | undefined, path: string): string[] {
+/** the API server's deprecation warning for each AppArmor beta annotation (1.30+), at `fieldPath` (e.g. `metadata.annotations`). */
+export function appArmorAnnotationWarnings(annotations: { [k: string]: string } | undefined, fieldPath: string): string[] {
   return Object.keys(annotations ?? {}).filter((k) => k.startsWith('container.apparmor.security.beta.kubernetes.io/'))
-    .map((k) => `${path}[${k}]: deprecated since v1.30; use the "appArmorProfile" field instead`);
+    .map((k) => `${fieldPath}[${k}]: deprecated since v1.30; use the "appArmorProfile" field instead`);
 }
 
 export interface AdmissionDecision {

@@ -8,7 +8,7 @@
 // test's to report, as there is no kubelet behind them).
 import * as path from 'path';
 import { Chart, Testing } from 'cdk8s';
-import { applyAll, createNodes, dsPath, inventoryNodes, ownedPods, resetCluster } from './cluster';
+import { applyAll, createNodes, dsPath, inventoryNodes, isReady, markReady, ownedPods, resetCluster } from './cluster';
 import { Kube, ROOT, eventually, readManifests } from './kube';
 import { cleanUp, onRealNode, requireRealNode, tolerateRealNode } from './real-node';
 import { NodeAgent } from '../../src';
@@ -25,7 +25,8 @@ function exercise(name: 'exercise-a' | 'exercise-b'): any[] {
   return onRealNode(readManifests(path.join(dir, 'dist', name, `${name}.k8s.yaml`))).map((o) => {
     if (o.kind !== 'DaemonSet') return o;
     const spec = o.spec.template.spec;
-    return { ...o, spec: { ...o.spec, template: { ...o.spec.template, spec: { ...spec, containers: spec.containers.map((c: any) => ({ ...c, image: node.images.agent })) } } } };
+    const containers = spec.containers.map((c: any) => ({ ...c, image: node.images.agent }));
+    return { ...o, spec: { ...o.spec, template: { ...o.spec.template, spec: { ...spec, containers } } } };
   });
 }
 
@@ -33,19 +34,6 @@ async function label(nodeName: string, value: string | null): Promise<void> {
   await kube.mergePatch(`/api/v1/nodes/${nodeName}`, { metadata: { labels: { agent: value } } });
 }
 
-const isReady = (p: any) => (p.status?.conditions ?? []).some((c: any) => c.type === 'Ready' && c.status === 'True');
-
-/** the kubelet's report for a pod bound to an API-only Node: Running and Ready. */
-async function markReady(pod: any): Promise<void> {
-  const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-  const cond = (type: string) => ({ type, status: 'True', lastTransitionTime: now });
-  await kube.mergePatch(`/api/v1/namespaces/${pod.metadata.namespace}/pods/${pod.metadata.name}/status`, {
-    status: {
-      phase: 'Running', startTime: now, conditions: [cond('PodScheduled'), cond('Initialized'), cond('ContainersReady'), cond('Ready')],
-      containerStatuses: pod.spec.containers.map((c: any) => ({ name: c.name, image: c.image, imageID: '', ready: true, started: true, restartCount: 0, state: { running: { startedAt: now } } })),
-    },
-  });
-}
 
 /**
  * `kubectl rollout status daemonset/NAME`: done once the controller observed the current generation, every
@@ -71,7 +59,7 @@ async function playApiOnlyKubelets(ds: any): Promise<void> {
   for (const p of await ownedPods(kube, ds)) {
     if (p.spec.nodeName === node.name || !p.spec.nodeName) continue;
     if (p.metadata.deletionTimestamp) await kube.delete(`/api/v1/namespaces/${p.metadata.namespace}/pods/${p.metadata.name}`, { gracePeriodSeconds: 0 });
-    else if (!isReady(p)) await markReady(p);
+    else if (!isReady(p)) await markReady(kube, p);
   }
 }
 
@@ -143,7 +131,9 @@ describe('a rollout through the real node with the library\'s defaults', () => {
   afterEach(() => resetCluster(kube));
 
   /** applies the agent, waits for its pod Ready on the real node, changes the template and times the replacement. */
-  async function rollOut(namespace: string, script: string): Promise<{ oldGoneMs: number; newReadyMs: number; grace: number | undefined; minReady: number | undefined }> {
+  interface Measured { oldGoneMs: number; newReadyMs: number; grace: number | undefined; minReady: number | undefined }
+
+  async function rollOut(namespace: string, script: string): Promise<Measured> {
     const make = (version: string) => {
       const chart = new Chart(Testing.app(), 'rollout');
       tolerateRealNode(new NodeAgent(chart, 'agent', { namespace, image: node.images.agent, runAsUser: 1000, args: [script], env: { VERSION: version } }));

@@ -27,7 +27,8 @@ function agent(name: string, props: Omit<NodeAgentProps, 'namespace'>, patch: (d
 
 const CASES = {
   'missing-mount': agent('missing-mount', {
-    image: node.images.agent, runAsUser: 1000,
+    image: node.images.agent,
+    runAsUser: 1000,
     hostMounts: [HostMount.readOnly(MISSING_DIR, { volumeName: 'state', reason: 'reads the agent\'s state' })],
   }),
   // the library renders IfNotPresent; Never is what a node without registry access, as this one, needs
@@ -39,7 +40,7 @@ const CASES = {
 };
 
 const podOf = async (name: string) => (await kube.list(`/api/v1/namespaces/${nsOf(name)}/pods`, { labelSelector: `app.kubernetes.io/name=${name}` }))[0];
-const eventsOf = async (pod: any) => (await kube.list(`/api/v1/namespaces/${pod.metadata.namespace}/events`, { fieldSelector: `involvedObject.uid=${pod.metadata.uid}` }));
+const eventsOf = async (pod: any) => (kube.list(`/api/v1/namespaces/${pod.metadata.namespace}/events`, { fieldSelector: `involvedObject.uid=${pod.metadata.uid}` }));
 const waiting = (pod: any) => pod?.status?.containerStatuses?.[0]?.state?.waiting;
 
 beforeAll(async () => {

@@ -49,7 +49,10 @@ describe('NodeAgent on the real node', () => {
   test('non-root (runAsUser 1000): the uid, no_new_privs and seccomp it renders; no capability; the read-only root and host mount refuse writes', async () => {
     const objects = synth((chart) => {
       const agent = new NodeAgent(chart, 'agent', {
-        namespace: 'real-node-nonroot', image: AGENT_IMAGE, args: [PROBE], runAsUser: 1000,
+        namespace: 'real-node-nonroot',
+        image: AGENT_IMAGE,
+        args: [PROBE],
+        runAsUser: 1000,
         hostMounts: [HostMount.readOnly('/var/log', { reason: 'reads the node\'s logs' })],
       });
       tolerateRealNode(agent);
@@ -77,7 +80,9 @@ describe('NodeAgent on the real node', () => {
   test('root with NET_ADMIN and SYS_PTRACE (runAsRoot with a reason): both capabilities are effective, and nothing else', async () => {
     const objects = synth((chart) => {
       const agent = new NodeAgent(chart, 'agent', {
-        namespace: 'real-node-root', image: AGENT_IMAGE, args: [PROBE],
+        namespace: 'real-node-root',
+        image: AGENT_IMAGE,
+        args: [PROBE],
         runAsRoot: { reason: 'a capability is effective only for root without ambient capabilities' },
         capabilities: [
           { capability: Capability.NET_ADMIN, reason: 'programs the node\'s routes' },

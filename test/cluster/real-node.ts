@@ -8,7 +8,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { TaintEffect } from 'cdk8s-plus-28';
-import { RealNode, dsPath, ownedPods, realNode, resetCluster } from './cluster';
+import { RealNode, dsPath, isReady, ownedPods, realNode, resetCluster } from './cluster';
 import { Kube, ROOT, eventually } from './kube';
 import { NodeAgent, Toleration } from '../../src';
 
@@ -33,10 +33,8 @@ export function onRealNode(objects: any[]): any[] {
   }));
 }
 
-const isReady = (p: any) => (p.status?.conditions ?? []).some((c: any) => c.type === 'Ready' && c.status === 'True');
-
 /** the DaemonSet's pod on the real node once `done` holds for it (default: Ready); the error shows the pod's last status. */
-export async function podOnRealNode(kube: Kube, ds: any, done: (pod: any) => boolean = isReady, timeoutMs = 60_000): Promise<any> {
+export async function podOnRealNode(kube: Kube, ds: any, done: (pod: any) => boolean = isReady, timeoutMs = 120_000): Promise<any> {
   const { name } = requireRealNode();
   let last: any;
   return eventually(`${ds.metadata.namespace}/${ds.metadata.name}'s pod on ${name}`, async () => {
@@ -63,7 +61,7 @@ export function containerLog(pod: any, container: string, restart = 0): string {
 }
 
 /** waits until the container has written a line matching `done`, and returns all it wrote. */
-export async function waitForLog(pod: any, container: string, done: RegExp, timeoutMs = 30_000): Promise<string> {
+export async function waitForLog(pod: any, container: string, done: RegExp, timeoutMs = 60_000): Promise<string> {
   let last = '';
   return eventually(`${pod.metadata.name}/${container} to log ${done}`, async () => {
     last = containerLog(pod, container);
@@ -83,18 +81,55 @@ export function procStatus(text: string): { [field: string]: string[] } {
 
 /** Linux capability numbers (include/uapi/linux/capability.h), for reading CapEff and CapBnd masks. */
 const CAPABILITY_NUMBERS: { [name: string]: number } = {
-  CHOWN: 0, DAC_OVERRIDE: 1, DAC_READ_SEARCH: 2, FOWNER: 3, FSETID: 4, KILL: 5, SETGID: 6, SETUID: 7, SETPCAP: 8,
-  LINUX_IMMUTABLE: 9, NET_BIND_SERVICE: 10, NET_BROADCAST: 11, NET_ADMIN: 12, NET_RAW: 13, IPC_LOCK: 14, IPC_OWNER: 15,
-  SYS_MODULE: 16, SYS_RAWIO: 17, SYS_CHROOT: 18, SYS_PTRACE: 19, SYS_PACCT: 20, SYS_ADMIN: 21, SYS_BOOT: 22,
-  SYS_NICE: 23, SYS_RESOURCE: 24, SYS_TIME: 25, SYS_TTY_CONFIG: 26, MKNOD: 27, LEASE: 28, AUDIT_WRITE: 29,
-  AUDIT_CONTROL: 30, SETFCAP: 31, MAC_OVERRIDE: 32, MAC_ADMIN: 33, SYSLOG: 34, WAKE_ALARM: 35, BLOCK_SUSPEND: 36,
-  AUDIT_READ: 37, PERFMON: 38, BPF: 39, CHECKPOINT_RESTORE: 40,
+  CHOWN: 0,
+  DAC_OVERRIDE: 1,
+  DAC_READ_SEARCH: 2,
+  FOWNER: 3,
+  FSETID: 4,
+  KILL: 5,
+  SETGID: 6,
+  SETUID: 7,
+  SETPCAP: 8,
+  LINUX_IMMUTABLE: 9,
+  NET_BIND_SERVICE: 10,
+  NET_BROADCAST: 11,
+  NET_ADMIN: 12,
+  NET_RAW: 13,
+  IPC_LOCK: 14,
+  IPC_OWNER: 15,
+  SYS_MODULE: 16,
+  SYS_RAWIO: 17,
+  SYS_CHROOT: 18,
+  SYS_PTRACE: 19,
+  SYS_PACCT: 20,
+  SYS_ADMIN: 21,
+  SYS_BOOT: 22,
+  SYS_NICE: 23,
+  SYS_RESOURCE: 24,
+  SYS_TIME: 25,
+  SYS_TTY_CONFIG: 26,
+  MKNOD: 27,
+  LEASE: 28,
+  AUDIT_WRITE: 29,
+  AUDIT_CONTROL: 30,
+  SETFCAP: 31,
+  MAC_OVERRIDE: 32,
+  MAC_ADMIN: 33,
+  SYSLOG: 34,
+  WAKE_ALARM: 35,
+  BLOCK_SUSPEND: 36,
+  AUDIT_READ: 37,
+  PERFMON: 38,
+  BPF: 39,
+  CHECKPOINT_RESTORE: 40,
 };
 
 /** the capability names in a /proc status mask (hex), sorted. */
 export function capabilityNames(mask: string): string[] {
-  const bits = BigInt(`0x${mask}`);
-  return Object.entries(CAPABILITY_NUMBERS).filter(([, n]) => (bits >> BigInt(n)) & 1n).map(([name]) => name).sort();
+  // the mask as binary digits, lowest capability last
+  const bits = BigInt(`0x${mask}`).toString(2);
+  const isSet = (n: number) => bits[bits.length - 1 - n] === '1';
+  return Object.entries(CAPABILITY_NUMBERS).filter(([, n]) => isSet(n)).map(([name]) => name).sort();
 }
 
 /** deletes the test's DaemonSets and pods, waiting for the real node to have stopped them (a reset, then a wait). */
