@@ -52,7 +52,10 @@ function readLinks() {
   return fs.readdirSync('/sys/class/net').sort();
 }
 
-/** every cgroup directory, per hierarchy (cgroup v1 controllers and the unified one). */
+/**
+ * The kubelet's cgroups (cgroupfs driver, cgroupsPerQOS): /kubepods and below, in every hierarchy (cgroup v1
+ * controllers and the unified one). Only these: the host's own work makes and removes other cgroups meanwhile.
+ */
 function readCgroups() {
   const out = [];
   const walk = (dir, depth) => {
@@ -65,6 +68,7 @@ function readCgroups() {
     for (const e of entries) {
       if (!e.isDirectory()) continue;
       const p = path.join(dir, e.name);
+      if (depth === 0 && !e.name.startsWith('kubepods')) continue;
       out.push(p);
       if (depth < 12) walk(p, depth + 1);
     }

@@ -350,7 +350,7 @@ function cleanupNode(state, log) {
   }
   if (state.node.madeRootShared && host.readRootPropagation() !== '') {
     spawnSync('mount', ['--make-private', '/']);
-    done.push('restored the root mount\'s propagation to private');
+    done.push('restored root-mount propagation to private');
   }
   for (const [k, v] of Object.entries(before.sysctls)) {
     const now = host.readSysctls()[k];
