@@ -159,11 +159,11 @@ project.addTask('bench', {
 // The integration suite against a real control plane (etcd, kube-apiserver, kube-controller-manager) built from
 // Kubernetes' Go modules; the version is pinned in cluster/go.mod only. See the README's "Integration suite".
 project.addTask('cluster:up', {
-  description: 'Builds (once, cached outside the repo) and starts etcd, kube-apiserver and kube-controller-manager on loopback; writes .cluster/kubeconfig',
+  description: 'Builds (once, cached outside the repo) and starts etcd, kube-apiserver and kube-controller-manager on loopback and a real node (containerd, kube-scheduler, kubelet; Debian packages installed when missing); writes .cluster/kubeconfig',
   exec: 'node cluster/up.js',
 });
 project.addTask('cluster:down', {
-  description: 'Stops the processes cluster:up started, by the pids it recorded',
+  description: 'Drains the real node, stops the processes cluster:up started, by the pids it recorded, and undoes what the node changed on the host',
   exec: 'node cluster/down.js',
 });
 project.addTask('test:cluster', {

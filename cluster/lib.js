@@ -65,13 +65,17 @@ function buildArgs(pin, outDir) {
 
 /** where the binaries of this exact go.mod/go.sum and build recipe are cached, outside the repository. */
 function binDir(pin) {
-  const cacheRoot = process.env.CDK8S_NODE_AGENTS_CLUSTER_CACHE
-    ?? path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'cdk8s-node-agents', 'cluster');
   const hash = crypto.createHash('sha256')
     .update(fs.readFileSync(GO_MOD)).update(fs.readFileSync(GO_SUM))
     .update(JSON.stringify(buildArgs(pin, 'OUT')))
     .digest('hex').slice(0, 12);
-  return path.join(cacheRoot, `${pin.kubernetes}-${hash}`);
+  return path.join(cacheRoot(), `${pin.kubernetes}-${hash}`);
+}
+
+/** the cache of binaries and images, outside the repository (CDK8S_NODE_AGENTS_CLUSTER_CACHE overrides it). */
+function cacheRoot() {
+  return process.env.CDK8S_NODE_AGENTS_CLUSTER_CACHE
+    ?? path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'cdk8s-node-agents', 'cluster');
 }
 
 function binaries(dir) {
@@ -144,10 +148,20 @@ function isOurs(pid, binary) {
 }
 
 /** GET a URL on the local control plane; resolves { status, body } (never rejects on an HTTP status). */
-function get(url, { ca, token, timeoutMs = 2000 } = {}) {
+function get(url, options = {}) {
+  return request('GET', url, options);
+}
+
+/**
+ * One request to the local cluster; resolves { status, body }. `insecure` skips the certificate check, for the health
+ * endpoint of a component serving a certificate it made itself (kube-scheduler), on loopback only.
+ */
+function request(method, url, { ca, token, timeoutMs = 2000, insecure = false, body, contentType = 'application/json' } = {}) {
   return new Promise((resolve, reject) => {
     const mod = url.startsWith('https:') ? https : http;
-    const req = mod.get(url, { ca, headers: token ? { Authorization: `Bearer ${token}` } : {}, timeout: timeoutMs }, (res) => {
+    const headers = token ? { Authorization: `Bearer ${token}` } : {};
+    if (body !== undefined) headers['Content-Type'] = contentType;
+    const req = mod.request(url, { method, ca, headers, timeout: timeoutMs, rejectUnauthorized: !insecure }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (c) => { body += c; });
@@ -155,6 +169,8 @@ function get(url, { ca, token, timeoutMs = 2000 } = {}) {
     });
     req.on('timeout', () => req.destroy(new Error(`timed out after ${timeoutMs} ms`)));
     req.on('error', reject);
+    if (body !== undefined) req.write(JSON.stringify(body));
+    req.end();
   });
 }
 
@@ -185,5 +201,5 @@ function run(cmd, args, opts = {}) {
 
 module.exports = {
   ClusterError, CLUSTER_DIR, ROOT, STATE_DIR, STATE_FILE, KUBECONFIG, PACKAGES,
-  readPin, buildArgs, binDir, ensureBinaries, readState, isOurs, get, tail, rel, quote, which, run,
+  readPin, buildArgs, binDir, cacheRoot, ensureBinaries, readState, isOurs, get, request, tail, rel, quote, which, run,
 };

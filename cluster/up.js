@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// npm run cluster:up — a real Kubernetes control plane on loopback for the integration suite (test/cluster):
-// etcd, kube-apiserver (Pod Security admission on, RBAC, a static token) and kube-controller-manager (the DaemonSet
-// controller and what it needs), built from Kubernetes' Go modules as pinned in cluster/go.mod. No kubelet and no
-// scheduler: the tests create Nodes through the API and act as kubelet and scheduler themselves where needed.
+// npm run cluster:up — a real Kubernetes cluster on loopback for the integration suite (test/cluster): etcd,
+// kube-apiserver (Pod Security admission on, Node and RBAC authorization, static tokens) and kube-controller-manager
+// (the DaemonSet controller and what it needs), built from Kubernetes' Go modules as pinned in cluster/go.mod; then
+// one real node (cluster/node.js): containerd with runc and a CNI bridge, kube-scheduler and a kubelet from the same
+// modules, with locally built images. Tests that need more nodes create API-only Nodes and act as their kubelet.
 //
 // Idempotent: when the processes recorded in .cluster/state.json are running and the API server is ready, it says
 // so and exits 0. Otherwise it stops what is left of a previous start, wipes .cluster/ and starts afresh.
@@ -12,7 +13,9 @@ const crypto = require('node:crypto');
 const fs = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');
+const host = require('./host');
 const lib = require('./lib');
+const realNode = require('./node');
 const { stopRecorded } = require('./down');
 
 const PKI = path.join(lib.STATE_DIR, 'pki');
@@ -26,7 +29,7 @@ async function main() {
   const previous = lib.readState();
   if (previous) {
     if (await isRunning(previous)) {
-      console.log(`control plane already running: Kubernetes ${previous.kubernetes}, API server ${previous.server}, ` +
+      console.log(`control plane and real node already running: Kubernetes ${previous.kubernetes}, API server ${previous.server}, ` +
         `kubeconfig ${lib.rel(lib.KUBECONFIG)} (npm run cluster:down stops it)`);
       return;
     }
@@ -34,20 +37,29 @@ async function main() {
     await stopRecorded(previous, console.log);
   }
 
+  const mounted = host.readMounts().filter((m) => m.startsWith(`${lib.STATE_DIR}/`) || m.startsWith(`${realNode.KUBELET_ROOT}/`));
+  if (mounted.length > 0) {
+    throw new lib.ClusterError(`mounts of an earlier real node are still in place (${mounted.slice(0, 3).join(', ')}...) and no state records them: unmount them (umount) before cluster:up wipes ${lib.rel(lib.STATE_DIR)}`);
+  }
   fs.rmSync(lib.STATE_DIR, { recursive: true, force: true });
   fs.mkdirSync(PKI, { recursive: true });
   fs.mkdirSync(LOGS, { recursive: true });
 
-  const ports = await freePorts(4);
-  const [etcdClient, etcdPeer, apiserverPort, kcmPort] = ports;
+  const ports = await freePorts(7);
+  const [etcdClient, etcdPeer, apiserverPort, kcmPort, schedulerPort, kubeletPort, kubeletHealthzPort] = ports;
   const server = `https://127.0.0.1:${apiserverPort}`;
   const credentials = writePki();
   const kcmKubeconfig = path.join(lib.STATE_DIR, 'kube-controller-manager.kubeconfig');
   writeKubeconfig(lib.KUBECONFIG, server, 'admin', credentials.adminToken);
   writeKubeconfig(kcmKubeconfig, server, 'system:kube-controller-manager', credentials.kcmToken);
+  const schedulerKubeconfig = path.join(lib.STATE_DIR, 'kube-scheduler.kubeconfig');
+  const kubeletKubeconfig = path.join(lib.STATE_DIR, 'kubelet.kubeconfig');
+  writeKubeconfig(schedulerKubeconfig, server, 'system:kube-scheduler', credentials.schedulerToken);
+  writeKubeconfig(kubeletKubeconfig, server, `system:node:${realNode.NODE_NAME}`, credentials.kubeletToken);
 
   const state = {
-    kubernetes: pin.kubernetes, server, ports: { etcdClient, etcdPeer, apiserver: apiserverPort, kubeControllerManager: kcmPort },
+    kubernetes: pin.kubernetes, server,
+    ports: { etcdClient, etcdPeer, apiserver: apiserverPort, kubeControllerManager: kcmPort, kubeScheduler: schedulerPort, kubelet: kubeletPort, kubeletHealthz: kubeletHealthzPort },
     binDir: path.dirname(bins.etcd), processes: [], startedAt: new Date().toISOString(),
   };
   const save = () => fs.writeFileSync(lib.STATE_FILE, JSON.stringify(state, null, 2) + '\n');
@@ -80,9 +92,10 @@ async function main() {
       `--tls-cert-file=${path.join(PKI, 'apiserver.crt')}`, `--tls-private-key-file=${path.join(PKI, 'apiserver.key')}`,
       `--client-ca-file=${path.join(PKI, 'ca.crt')}`,
       `--token-auth-file=${path.join(PKI, 'tokens.csv')}`,
-      // RBAC as real clusters run it: the admin is in system:masters; the controllers act under their own
-      // service accounts and bootstrap roles (kube-controller-manager --use-service-account-credentials).
-      '--authorization-mode=RBAC',
+      // as real clusters run it: the admin is in system:masters; the controllers act under their own service
+      // accounts and bootstrap roles (kube-controller-manager --use-service-account-credentials); the kubelet is
+      // system:node:<name> in system:nodes, which the Node authorizer serves.
+      '--authorization-mode=Node,RBAC',
       '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
       `--service-account-key-file=${path.join(PKI, 'sa.pub')}`, `--service-account-signing-key-file=${path.join(PKI, 'sa.key')}`,
       '--service-cluster-ip-range=10.96.0.0/16',
@@ -103,9 +116,11 @@ async function main() {
       '--bind-address=127.0.0.1', `--secure-port=${kcmPort}`,
       `--tls-cert-file=${path.join(PKI, 'kcm.crt')}`, `--tls-private-key-file=${path.join(PKI, 'kcm.key')}`,
       // the DaemonSet controller, and what the suite needs beside it: default ServiceAccounts in new namespaces,
-      // token Secrets, namespace deletion and garbage collection (pods and ControllerRevisions of deleted DaemonSets).
-      // No node lifecycle controller: Nodes have no kubelet, and their taints and conditions are the tests' to set.
-      '--controllers=daemonset-controller,serviceaccount-controller,serviceaccount-token-controller,namespace-controller,garbage-collector-controller',
+      // token Secrets, namespace deletion, garbage collection (pods and ControllerRevisions of deleted DaemonSets) and
+      // the kube-root-ca.crt ConfigMap in every namespace (the real node's kubelet mounts it into every pod's
+      // service account volume). No node lifecycle controller: the API-only Nodes have no kubelet renewing a lease,
+      // and their taints and conditions are the tests' to set.
+      '--controllers=daemonset-controller,serviceaccount-controller,serviceaccount-token-controller,namespace-controller,garbage-collector-controller,root-ca-certificate-publisher-controller',
       '--use-service-account-credentials=true',
       `--service-account-private-key-file=${path.join(PKI, 'sa.key')}`,
       `--root-ca-file=${path.join(PKI, 'ca.crt')}`,
@@ -120,6 +135,11 @@ async function main() {
       return sa.status === 200;
     });
     timings['kube-controller-manager'] = Date.now() - t;
+
+    Object.assign(timings, await realNode.startNode({
+      state, save, startProcess, waitFor, bins, server, credentials, schedulerKubeconfig, kubeletKubeconfig,
+      caFile: path.join(PKI, 'ca.crt'), ports: state.ports,
+    }));
   } catch (e) {
     console.error('start failed: stopping what was started');
     await stopRecorded(state, console.error);
@@ -132,7 +152,7 @@ async function main() {
     throw new lib.ClusterError(`the API server reports version ${gitVersion}, but cluster/go.mod pins ${pin.kubernetes}`);
   }
   const started = Object.entries(timings).map(([k, v]) => `${k} ${(v / 1000).toFixed(1)} s`).join(', ');
-  console.log(`control plane ready: Kubernetes ${gitVersion}, API server ${server}, kubeconfig ${lib.rel(lib.KUBECONFIG)}`);
+  console.log(`cluster ready: Kubernetes ${gitVersion}, API server ${server}, real node ${realNode.NODE_NAME}, kubeconfig ${lib.rel(lib.KUBECONFIG)}`);
   console.log(`  start: ${started}; total ${((Date.now() - t0) / 1000).toFixed(1)} s` +
     (buildSeconds === undefined ? ' (binaries cached)' : ` including the build (${buildSeconds.toFixed(1)} s)`));
   console.log(`  logs in ${lib.rel(LOGS)}; stop with npm run cluster:down`);
@@ -220,13 +240,18 @@ function writePki() {
   fs.writeFileSync(file('sa.pub'), publicKey.export({ type: 'spki', format: 'pem' }));
   const adminToken = crypto.randomBytes(32).toString('hex');
   const kcmToken = crypto.randomBytes(32).toString('hex');
+  const schedulerToken = crypto.randomBytes(32).toString('hex');
+  const kubeletToken = crypto.randomBytes(32).toString('hex');
+  const nodeUser = `system:node:${realNode.NODE_NAME}`;
   // token,user,uid,"groups"
   fs.writeFileSync(file('tokens.csv'), [
     `${adminToken},admin,admin,"system:masters"`,
     `${kcmToken},system:kube-controller-manager,system:kube-controller-manager`,
+    `${schedulerToken},system:kube-scheduler,system:kube-scheduler`,
+    `${kubeletToken},${nodeUser},${nodeUser},"system:nodes"`,
     '',
   ].join('\n'), { mode: 0o600 });
-  return { ca: fs.readFileSync(file('ca.crt')), adminToken, kcmToken };
+  return { ca: fs.readFileSync(file('ca.crt')), adminToken, kcmToken, schedulerToken, kubeletToken };
 }
 
 function writeKubeconfig(file, server, user, token) {

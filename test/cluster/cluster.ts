@@ -1,16 +1,41 @@
 // What the integration tests do to the local control plane: reset it, create Nodes from an inventory, apply
 // manifests, read what the DaemonSet controller did, and play the parts a real cluster's kubelet and scheduler play
 // (binding a pod to its node, reporting it Ready, finishing a graceful deletion), through the same API calls.
-import { Kube, eventually, ok, readManifests } from './kube';
+import * as fs from 'fs';
+import * as path from 'path';
+import { Kube, ROOT, eventually, ok, readManifests } from './kube';
 import { PodSecurityLevel } from '../../src';
+
+/** the real node cluster:up started (cluster/node.js): its Node's name, taint, label and scheduler profile. */
+export interface RealNode {
+  readonly name: string;
+  readonly taint: { key: string; value: string; effect: string };
+  readonly label: string;
+  readonly schedulerName: string;
+  readonly images: { [name: string]: string };
+  readonly kubeletRoot: string;
+}
+
+/** the real node of .cluster/state.json; undefined on a control plane without one. */
+export function realNode(): RealNode | undefined {
+  const file = path.join(ROOT, '.cluster', 'state.json');
+  return fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')).node : undefined;
+}
+
+/** whether a pod is meant for the real node (bound to it, or the DaemonSet controller's choice of it). */
+export function isForRealNode(pod: any): boolean {
+  const real = realNode();
+  return real !== undefined && targetNode(pod) === real.name;
+}
 
 /** namespaces the API server makes itself; everything else belongs to a test. */
 const SYSTEM_NAMESPACES = new Set(['default', 'kube-system', 'kube-public', 'kube-node-lease']);
 
 /**
- * Deletes every Node and every namespace a test made, and waits until they are gone. DaemonSets go first and their
- * pods are then deleted at once (grace period 0, as a kubelet confirms a deletion): the namespace controller would
- * otherwise wait out each bound pod's termination grace period.
+ * Deletes every Node (but the real node, whose kubelet would not register it again) and every namespace a test
+ * made, and waits until they are gone. DaemonSets go first and their pods are then deleted at once (grace period 0,
+ * as a kubelet confirms a deletion; the real node's kubelet then stops what it ran of them): the namespace controller
+ * would otherwise wait out each bound pod's termination grace period.
  */
 export async function resetCluster(kube: Kube): Promise<void> {
   const isTest = (ns: string) => !SYSTEM_NAMESPACES.has(ns);
@@ -26,10 +51,11 @@ export async function resetCluster(kube: Kube): Promise<void> {
     return pods.length === 0 ? true : undefined;
   }, { timeoutMs: 60_000, intervalMs: 250 });
   for (const n of namespaces) await kube.delete(`/api/v1/namespaces/${n}`);
-  for (const n of await kube.list('/api/v1/nodes')) await kube.delete(`/api/v1/nodes/${n.metadata.name}`);
+  const apiOnly = (n: any) => n.metadata.name !== realNode()?.name;
+  for (const n of (await kube.list('/api/v1/nodes')).filter(apiOnly)) await kube.delete(`/api/v1/nodes/${n.metadata.name}`);
   await eventually('test namespaces and nodes to be gone', async () => {
     const left = (await kube.list('/api/v1/namespaces')).filter((n) => isTest(n.metadata.name));
-    const nodes = await kube.list('/api/v1/nodes');
+    const nodes = (await kube.list('/api/v1/nodes')).filter(apiOnly);
     return left.length === 0 && nodes.length === 0 ? true : undefined;
   }, { timeoutMs: 90_000, intervalMs: 250 });
 }
@@ -72,6 +98,20 @@ export function inventoryNodes(file: string): any[] {
     spec: item.spec ?? {},
     status: item.status ?? {},
   }));
+}
+
+/**
+ * The inventory `file` with the live real node added, as `kubectl get nodes -o yaml` would list them all, written to
+ * `out`: what coverage must predict from when the real node is in the cluster (a DaemonSet that tolerates every
+ * taint runs there too). Returns `out`, or `file` itself on a control plane without a real node.
+ */
+export async function inventoryWithRealNode(kube: Kube, file: string, out: string): Promise<string> {
+  const real = realNode();
+  if (!real) return file;
+  const [list] = readManifests(file);
+  const live = await kube.get(`/api/v1/nodes/${real.name}`);
+  fs.writeFileSync(out, JSON.stringify({ ...list, items: [...list.items, { apiVersion: 'v1', kind: 'Node', ...live }] }));
+  return out;
 }
 
 /**
@@ -161,9 +201,11 @@ export async function ownedPods(kube: Kube, ds: any): Promise<any[]> {
 }
 
 /**
- * The scheduler's and the kubelet's part for every pod of the DaemonSet: binds a pending pod to the node the
- * controller chose for it (the scheduler would, after its own filters, which this does not run), and confirms a
- * graceful deletion (the kubelet does once the containers stopped). Returns how many API calls it made.
+ * The scheduler's and the kubelet's part for every pod of the DaemonSet on an API-only Node: binds a pending pod to
+ * the node the controller chose for it (the scheduler would, after its own filters, which this does not run), and
+ * confirms a graceful deletion (the kubelet does once the containers stopped). Returns how many API calls it made.
+ * Pods for the real node are left to its scheduler and kubelet: one that does not ask for the real node's scheduler
+ * stays Pending there (a DaemonSet that tolerates every taint gets one), so this never makes that kubelet run it.
  *
  * Binding matters beyond realism: the controller finds a node's daemon pods by `spec.nodeName`, so it only notices
  * that a node stopped matching (a label removed) for pods bound to that node.
@@ -171,6 +213,7 @@ export async function ownedPods(kube: Kube, ds: any): Promise<any[]> {
 export async function actAsNodes(kube: Kube, ds: any): Promise<number> {
   let actions = 0;
   for (const pod of await ownedPods(kube, ds)) {
+    if (isForRealNode(pod)) continue;
     const p = `/api/v1/namespaces/${pod.metadata.namespace}/pods/${pod.metadata.name}`;
     if (pod.metadata.deletionTimestamp) {
       await kube.delete(p, { gracePeriodSeconds: 0 });
@@ -184,6 +227,25 @@ export async function actAsNodes(kube: Kube, ds: any): Promise<number> {
     }
   }
   return actions;
+}
+
+/** whether the pod's Ready condition is True. */
+export const isReady = (p: any): boolean => (p.status?.conditions ?? []).some((c: any) => c.type === 'Ready' && c.status === 'True');
+
+/** the kubelet of an API-only Node reports the pod's containers started and Ready. */
+export async function markReady(kube: Kube, pod: any): Promise<void> {
+  const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+  const cond = (type: string) => ({ type, status: 'True', lastTransitionTime: now });
+  await kube.mergePatch(`/api/v1/namespaces/${pod.metadata.namespace}/pods/${pod.metadata.name}/status`, {
+    status: {
+      phase: 'Running',
+      startTime: now,
+      conditions: [cond('PodScheduled'), cond('Initialized'), cond('ContainersReady'), cond('Ready')],
+      containerStatuses: pod.spec.containers.map((c: any) => ({
+        name: c.name, image: c.image, imageID: '', ready: true, started: true, restartCount: 0, state: { running: { startedAt: now } },
+      })),
+    },
+  });
 }
 
 export interface Observed {
@@ -286,10 +348,10 @@ export async function dryRunPod(kube: Kube, pod: any): Promise<{ status: number;
   return { status: r.status, message: failed ? String(r.body?.message ?? JSON.stringify(r.body)) : '', warnings: r.warnings, stored: failed ? undefined : r.body };
 }
 
-/** the API server's deprecation warning for each AppArmor beta annotation (1.30+), at `path` (e.g. `metadata.annotations`). */
-export function appArmorAnnotationWarnings(annotations: { [k: string]: string } | undefined, path: string): string[] {
+/** the API server's deprecation warning for each AppArmor beta annotation (1.30+), at `fieldPath` (e.g. `metadata.annotations`). */
+export function appArmorAnnotationWarnings(annotations: { [k: string]: string } | undefined, fieldPath: string): string[] {
   return Object.keys(annotations ?? {}).filter((k) => k.startsWith('container.apparmor.security.beta.kubernetes.io/'))
-    .map((k) => `${path}[${k}]: deprecated since v1.30; use the "appArmorProfile" field instead`);
+    .map((k) => `${fieldPath}[${k}]: deprecated since v1.30; use the "appArmorProfile" field instead`);
 }
 
 export interface AdmissionDecision {

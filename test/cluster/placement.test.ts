@@ -1,16 +1,23 @@
 // Placement: the kind cluster's node inventories (examples/kind-cluster/nodes) created as Nodes through the API, every
 // example's DaemonSets applied, and the DaemonSet controller's answer — status.desiredNumberScheduled and the nodes it
-// creates pods for — compared with what `cdk8s-node-agents coverage --json` predicts from the same inventory file.
+// creates pods for — compared with what `cdk8s-node-agents coverage --json` predicts from the same inventory file, with
+// the real node of cluster:up added to it.
+import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
-import { applyAll, createNodes, expectSettled, inventoryNodes, resetCluster } from './cluster';
+import { applyAll, createNodes, expectSettled, inventoryNodes, inventoryWithRealNode, resetCluster } from './cluster';
 import { Kube, ROOT, exampleOutputs, readManifests, rel } from './kube';
 import { runCli } from '../cli/run-cli';
 
 const kube = Kube.fromKubeconfig();
 const INVENTORIES = ['nodes', 'nodes-one-labelled', 'nodes-two-labelled', 'nodes-all-labelled'];
 const inventoryFile = (name: string) => path.join(ROOT, 'examples', 'kind-cluster', 'nodes', `${name}.yaml`);
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-placement-'));
 
-afterAll(() => resetCluster(kube));
+afterAll(async () => {
+  await resetCluster(kube);
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
 
 describe.each(INVENTORIES)('Nodes of examples/kind-cluster/nodes/%s.yaml', (inventory) => {
   const file = inventoryFile(inventory);
@@ -22,7 +29,9 @@ describe.each(INVENTORIES)('Nodes of examples/kind-cluster/nodes/%s.yaml', (inve
     const objects = readManifests(manifest);
     await applyAll(kube, objects);
 
-    const cli = await runCli('coverage', '--json', '--nodes', file, manifest);
+    // the real node is among the Nodes (tainted NoExecute: only DaemonSets that tolerate every taint run there)
+    const nodes = await inventoryWithRealNode(kube, file, path.join(tmp, `${inventory}.json`));
+    const cli = await runCli('coverage', '--json', '--nodes', nodes, manifest);
     expect(cli.stderr).toBe('');
     expect(cli.code).toBe(0);
     const predicted = JSON.parse(cli.stdout).daemonSets;

@@ -8,7 +8,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { Chart, Testing } from 'cdk8s';
 import { PercentOrAbsolute } from 'cdk8s-plus-28';
-import { actAsNodes, applyAll, createNodes, dsPath, inventoryNodes, node, ownedPods, resetCluster, targetNode } from './cluster';
+import { actAsNodes, applyAll, createNodes, dsPath, inventoryNodes, isReady, markReady, node, ownedPods, resetCluster, targetNode } from './cluster';
 import { Kube, ROOT, eventually, readManifests, sleep } from './kube';
 import { AgentUpdateStrategy, NodeAgent, RollingUpdateOptions } from '../../src';
 import { runCli } from '../cli/run-cli';
@@ -28,23 +28,6 @@ const QUIET_MS = 2000;
 
 afterAll(() => resetCluster(kube));
 
-const isReady = (p: any) => (p.status?.conditions ?? []).some((c: any) => c.type === 'Ready' && c.status === 'True');
-
-/** the kubelet reports the pod's containers started and Ready. */
-async function markReady(pod: any): Promise<void> {
-  const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-  const cond = (type: string) => ({ type, status: 'True', lastTransitionTime: now });
-  await kube.mergePatch(`/api/v1/namespaces/${pod.metadata.namespace}/pods/${pod.metadata.name}/status`, {
-    status: {
-      phase: 'Running',
-      startTime: now,
-      conditions: [cond('PodScheduled'), cond('Initialized'), cond('ContainersReady'), cond('Ready')],
-      containerStatuses: pod.spec.containers.map((c: any) => ({
-        name: c.name, image: c.image, imageID: '', ready: true, started: true, restartCount: 0, state: { running: { startedAt: now } },
-      })),
-    },
-  });
-}
 
 /** keeps acting as the nodes until nothing has changed for QUIET_MS; returns the pods then. */
 async function quiet(ds: any): Promise<any[]> {
@@ -72,7 +55,7 @@ async function allReady(ds: any, nodeCount: number): Promise<void> {
   await eventually(`${nodeCount} Ready pods`, async () => {
     await actAsNodes(kube, ds);
     const pods = (await ownedPods(kube, ds)).filter((p) => !p.metadata.deletionTimestamp);
-    for (const p of pods) if (p.spec.nodeName && !isReady(p)) await markReady(p);
+    for (const p of pods) if (p.spec.nodeName && !isReady(p)) await markReady(kube, p);
     const live = await kube.get(dsPath(ds));
     const s = live.status ?? {};
     return s.observedGeneration === live.metadata.generation && s.desiredNumberScheduled === nodeCount &&
@@ -113,7 +96,7 @@ async function rollout(ds: any, changed: any[], nodeCount: number): Promise<Wave
       unavailable: nodeCount - readyNodes.size,
       surged: waiting.filter((p) => oldNodes.has(targetNode(p))).length,
     });
-    for (const p of waiting) await markReady(p);
+    for (const p of waiting) await markReady(kube, p);
   }
   throw new Error(`the rollout did not finish in ${nodeCount + 1} waves: ${JSON.stringify(waves)}`);
 }
