@@ -86,7 +86,9 @@ describe('NA-RBAC-SECRETS: the ServiceAccount reads no Secrets through the API',
     ];
     const message = 'DaemonSet observability/node-agent: ServiceAccount observability/node-agent can read every Secret in namespace observability ' +
       '(get, list, watch, create, update, patch, delete on secrets), every credential stored there: RoleBinding controller in namespace observability ' +
-      'binds it to Role controller, rules[0]; also granted by RoleBinding pod-lister in namespace observability → Role pod-lister (spec.template.spec.serviceAccountName)';
+      'binds it to Role controller, rules[0]; also granted by RoleBinding pod-lister in namespace observability → Role pod-lister; this workload\'s pods mount ' +
+      'no token of it (automountServiceAccountToken: false, no projected token), so they do not hold the right: other pods and tokens of the ' +
+      'ServiceAccount do (spec.template.spec.serviceAccountName)';
     expect(findingsOf(rule, manifests).map((f) => f.message)).toEqual([message]);
     expect(findingsOf(rule, [...manifests].reverse()).map((f) => f.message)).toEqual([message]);
   });
