@@ -165,9 +165,24 @@ export function strings(expected: string, example: string): Shape {
   return list(string(), expected, example);
 }
 
+/** every preset's props table, by the name of its props interface, as `presetProps` made them. */
+const PRESET_PROPS = new Map<string, Shape>();
+
 /** a preset's props: every NodeAgent setting, an optional image, and the preset's own props. */
 export function presetProps(name: string, own: Fields): Shape {
-  return struct(name, { ...NODE_AGENT_SETTINGS, image: IMAGE, ...own });
+  const shape = struct(name, { ...NODE_AGENT_SETTINGS, image: IMAGE, ...own });
+  PRESET_PROPS.set(name, shape);
+  return shape;
+}
+
+/** the props tables of every preset loaded, by interface name: what a test over every preset and prop reads. */
+export function presetPropsTables(): ReadonlyMap<string, Shape> {
+  return PRESET_PROPS;
+}
+
+/** the names of a props table's list fields (`hostMounts`, `sidecars`, ...), in table order. */
+export function listProps(shape: Shape): string[] {
+  return Object.entries(shape.fields ?? {}).filter(([, f]) => (typeof f === 'function' ? f() : f).item !== undefined).map(([key]) => key);
 }
 
 /** checks props against their table; returns them normalised (null fields dropped, plain structs copied). */

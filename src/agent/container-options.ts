@@ -106,14 +106,14 @@ export interface AgentResources {
  */
 export interface ContainerSettings {
   /**
-   * The entrypoint.
+   * The entrypoint. On a preset, yours replaces the preset's (its args are still passed).
    *
    * @default - the image's entrypoint
    */
   readonly command?: string[];
 
   /**
-   * Arguments to the entrypoint.
+   * Arguments to the entrypoint. On a preset, the items it needs are kept and these added after them (its props list them).
    *
    * @default - the image's default arguments
    */
@@ -128,14 +128,14 @@ export interface ContainerSettings {
   readonly env?: { [name: string]: string };
 
   /**
-   * Ports the container listens on.
+   * Ports the container listens on. On a preset, the items it needs are kept and these added after them (its props list them).
    *
    * @default - none
    */
   readonly ports?: AgentPort[];
 
   /**
-   * Host paths the container mounts, read-only unless created with `HostMount.readWrite`.
+   * Host paths the container mounts, read-only unless created with `HostMount.readWrite`. On a preset, the items it needs are kept and these added after them (its props list them).
    *
    * @default - none
    */
@@ -143,14 +143,14 @@ export interface ContainerSettings {
 
   /**
    * Writable scratch directories backed by an `emptyDir` (lost when the pod goes), for programs that
-   * need to write somewhere while the root filesystem is read-only, e.g. `/tmp`.
+   * need to write somewhere while the root filesystem is read-only, e.g. `/tmp`. On a preset, the items it needs are kept and these added after them (its props list them).
    *
    * @default - none
    */
   readonly scratchDirs?: string[];
 
   /**
-   * Linux capabilities to add, each with its reason. All others are dropped.
+   * Linux capabilities to add, each with its reason. All others are dropped. On a preset, the items it needs are kept and these added after them (its props list them).
    *
    * @default - none: every capability is dropped
    */

@@ -28,6 +28,10 @@ export interface Shape {
    * Checks a value that is set (neither undefined nor null) and returns it as the library keeps it.
    */
   readonly check: (value: unknown, path: string, report: Report) => unknown;
+  /** for a list: the shape of its items (what tells a list prop from the others, e.g. for the presets' list rules). */
+  readonly item?: Shape;
+  /** for a struct: its fields. */
+  readonly fields?: Fields;
 }
 
 /** a received value as an error message quotes it: JSON, shortened to 80 characters. */
@@ -211,6 +215,7 @@ export function list(item: Shape, expected: string, example: string, label?: (it
   const shape: Shape = {
     expected,
     example,
+    item,
     check: (value, path, report) => {
       if (!Array.isArray(value)) return report(wrong(shape, path, value, listHint(value, item)));
       return value.map((v, i) => {
@@ -267,6 +272,7 @@ export function struct(name: string, fields: Fields, text: StructText = {}): Sha
   const shape: Shape = {
     expected: text.expected ?? `a ${name} object`,
     example: text.example,
+    fields,
     check: (value, path, report) => {
       if (!isPlainObject(value)) return report(wrong(shape, path === '' ? 'props' : path, value));
       const known = Object.keys(fields);

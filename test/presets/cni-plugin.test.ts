@@ -253,7 +253,7 @@ describe('CniPlugin overrides', () => {
     expect([same, imageOptional]).toEqual([true, true]);
   });
 
-  test('a prop set by the user wins over the flavor and the preset', () => {
+  test('a prop set by the user wins over the flavor and the preset; lists add to what the agent needs', () => {
     const m = synth({
       image: 'registry.example.com/flannel:v0.28.9',
       tolerations: [Toleration.exists('node.kubernetes.io/not-ready')],
@@ -264,12 +264,19 @@ describe('CniPlugin overrides', () => {
     expect(container(m).image).toEqual('registry.example.com/flannel:v0.28.9');
     expect(podSpec(m).tolerations).toEqual([{ key: 'node.kubernetes.io/not-ready', operator: 'Exists' }]);
     expect(podSpec(m).priorityClassName).toEqual('system-cluster-critical');
-    expect(clusterRules(m)).toEqual([{ apiGroups: [''], resources: ['nodes'], verbs: ['get'] }]);
-    expect(podSpec(m).initContainers).toBeUndefined();
+    expect(clusterRules(m)).toEqual([...NODE_LEVEL_RBAC, { apiGroups: [''], resources: ['nodes'], verbs: ['get'] }]);
+    expect(podSpec(m).initContainers.map((c: any) => c.name)).toEqual(['install-cni-plugin', 'install-cni']);
   });
 
-  test('host mounts given by the user replace the preset\'s; xtablesLockMount() is there to keep it', () => {
+  test('init containers of your own run after the installers; one named as an installer is refused', () => {
+    const m = synth({ initContainers: [{ name: 'sysctl', image: 'registry.example.com/sysctl:1.0.0' }] });
+    expect(podSpec(m).initContainers.map((c: any) => c.name)).toEqual(['install-cni-plugin', 'install-cni', 'sysctl']);
+    expect(() => synth({ initContainers: [{ name: 'install-cni', image: 'registry.example.com/installer:1.0.0' }] })).toThrow(
+      /^\[test\/kube-flannel\] initContainers: your container install-cni has the name install-cni of the container install-cni that CniPlugin always keeps, because its installers write the CNI plugin binaries/);
+  });
+
+  test('host mounts given by the user are added to the agent\'s; xtablesLockMount() given back is rendered once', () => {
     const m = synth({ hostMounts: [CniPlugin.xtablesLockMount()] });
-    expect(hostMounts(m).map((x) => x.hostPath)).toEqual(['/run/xtables.lock']);
+    expect(hostMounts(m).map((x) => x.hostPath)).toEqual(['/run/xtables.lock', '/run/flannel']);
   });
 });
