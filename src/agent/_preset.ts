@@ -94,7 +94,8 @@ function withEssentials(essentials: PresetEssentials, prop: string, needed: Esse
   const same = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
   const keysOf = (item: unknown) => identity.keys(item).map((k) => `${k.kind} ${k.value}`);
   const userKeys = new Set(given.flatMap(keysOf));
-  const out = [...needed.items, ...(needed.overridable ?? []).filter((d) => !given.some((g) => same(g, d)) && !keysOf(d).some((k) => userKeys.has(k)))];
+  const stays = (d: unknown) => !given.some((g) => same(g, d)) && !keysOf(d).some((k) => userKeys.has(k));
+  const out = [...needed.items, ...(needed.overridable ?? []).filter(stays)];
   for (const item of given) {
     // the preset's own item, given back: it is there once
     if (!identity.repeatable?.(item) && needed.items.some((e) => same(e, item))) continue;

@@ -204,7 +204,7 @@ export class CsiNodePlugin extends NodeAgent {
     };
     if (props.args !== undefined && ![...props.args, ...Object.values(props.env ?? {})].some((a) => a.includes(`${SOCKET_DIR}/csi.sock`))) {
       presetFail(scope, id, `args: none of your args (nor env) gives the driver its endpoint unix://${SOCKET_DIR}/csi.sock, where node-driver-registrar ` +
-        `and liveness-probe connect to it. The args you set replace the hostpath driver's (they are your driver's own flags): add its endpoint, ` +
+        'and liveness-probe connect to it. The args you set replace the hostpath driver\'s (they are your driver\'s own flags): add its endpoint, ' +
         `e.g. --endpoint=unix://${SOCKET_DIR}/csi.sock`);
     }
     const defaults: NodeAgentProps = {
