@@ -78,6 +78,8 @@ const IDENTITIES: { readonly [prop: string]: ItemIdentity } = {
   ports: { name: (p) => `port ${p.name} (${p.containerPort})`, keys: (p) => [{ kind: 'name', value: p.name }, { kind: 'port number', value: String(p.containerPort) }] },
   initContainers: CONTAINER,
   sidecars: CONTAINER,
+  volumes: { name: (v) => `${v.kind} volume at ${v.mountPath}`, keys: (v) => [{ kind: 'mount path', value: v.mountPath }] },
+  envFrom: { name: (e) => `env from the ${e.kind} ${e.name}`, keys: () => [] },
   clusterPermissions: RULE,
   namespacePermissions: RULE,
 };

@@ -8,6 +8,9 @@
  */
 import { CPU, DNS_POLICY, DURATION, JUSTIFICATION, PROTOCOL, SEVERITY, SIZE } from './_shapes';
 import { AgentProbe } from './agent-probe';
+import { AgentVolume } from './agent-volume';
+import { EnvSource } from './env-source';
+import { EnvValue } from './env-value';
 import { HostMount } from './host-mount';
 import { NodeRequirement } from './node-requirement';
 import { Toleration } from './toleration';
@@ -59,6 +62,12 @@ export const CONTAINER_SETTINGS: Fields = {
   command: strings('a list of strings', "['/bin/agent', '--config=/etc/agent.yaml']"),
   args: strings('a list of strings', "['--verbose']"),
   env: stringMap('a map of variable names to values', "{ LOG_LEVEL: 'info' }"),
+  envValueFrom: map(instance((v) => v instanceof EnvValue, 'created with EnvValue.fromSecretKey() or fromConfigMapKey()'),
+    'a map of variable names to values from keys', "{ LOKI_PASSWORD: EnvValue.fromSecretKey('loki', 'password') }"),
+  envFrom: list(instance((v) => v instanceof EnvSource, 'created with EnvSource.fromSecret() or fromConfigMap()'),
+    'a list of env sources', "[EnvSource.fromSecret('datadog-secret')]"),
+  volumes: list(instance((v) => v instanceof AgentVolume, 'created with AgentVolume.fromSecret(), fromConfigMap(), projected() or emptyDir()'),
+    'a list of volumes', "[AgentVolume.fromSecret('agent-tls', '/etc/agent/tls')]", (v) => v?.mountPath),
   ports: list(PORT, 'a list of ports', "[{ name: 'metrics', containerPort: 9100 }]", (p) => p?.name),
   hostMounts: list(HOST_MOUNT, 'a list of host mounts', "[HostMount.readOnly('/var/log', { reason: '...' })]", (m) => m?.hostPath),
   scratchDirs: strings('a list of absolute paths', "['/tmp']"),
@@ -148,6 +157,7 @@ export const NODE_AGENT_SETTINGS: Fields = {
   fsGroup: number('65534'),
   clusterPermissions: ACCESS_RULES,
   namespacePermissions: ACCESS_RULES,
+  imagePullSecrets: strings('a list of Secret names', "['registry-credentials']"),
   automountServiceAccountToken: boolean(),
   terminationGracePeriod: DURATION,
   configFiles: CONFIG_FILES,

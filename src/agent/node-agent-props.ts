@@ -236,6 +236,14 @@ export interface NodeAgentSettings extends ContainerSettings {
   readonly namespacePermissions?: AccessRule[];
 
   /**
+   * Names of Secrets (of type `kubernetes.io/dockerconfigjson`, in the agent's namespace) the kubelet
+   * uses to pull the pods' images from private registries or a mirror that requires credentials.
+   *
+   * @default - none: images are pulled anonymously or with the node's credentials
+   */
+  readonly imagePullSecrets?: string[];
+
+  /**
    * Whether to mount the ServiceAccount token into the pods.
    *
    * @default - true when the agent has any permissions, false otherwise

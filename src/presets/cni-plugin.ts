@@ -94,6 +94,8 @@ export class CniPlugin extends NodeAgent {
       },
       capabilities: { items: o.capabilities ?? [], why: `${agent} needs them to configure the node's network` },
       ports: { items: o.ports ?? [], why: `${agent} serves on them` },
+      volumes: { items: o.volumes ?? [], why: `${agent} reads or writes them` },
+      envFrom: { items: o.envFrom ?? [], why: `${agent} is configured through them` },
       scratchDirs: { items: o.scratchDirs ?? [], why: `${agent} writes there (its root filesystem is read-only)` },
       clusterPermissions: { items: o.clusterPermissions ?? NODE_LEVEL_RBAC, why: `${agent} reads its node and reports the node's network status` },
     };
@@ -102,6 +104,9 @@ export class CniPlugin extends NodeAgent {
       command: o.command,
       args: o.args,
       env: o.env,
+      envValueFrom: o.envValueFrom,
+      envFrom: o.envFrom,
+      volumes: o.volumes,
       ports: o.ports,
       capabilities: o.capabilities,
       privileged: o.privileged,

@@ -8,8 +8,8 @@ import { Chart } from 'cdk8s';
 import { Capability, HostPathVolumeType } from 'cdk8s-plus-28';
 import { chart, clusterRules, container, find, hostMounts, podSpec } from './preset-helpers';
 import {
-  AgentProbe, CniFlavor, CniPlugin, CsiNodePlugin, FalcoDriver, HostMount, LogCollector, NodeAgent, NodeMonitor, NodeRequirement,
-  SecurityAgent, Toleration,
+  AgentProbe, AgentVolume, CniFlavor, CniPlugin, CsiNodePlugin, EnvSource, FalcoDriver, HostMount, LogCollector, NodeAgent, NodeMonitor,
+  NodeRequirement, SecurityAgent, Toleration,
 } from '../../src';
 import { listProps, presetPropsTables } from '../../src/agent/_props-schema';
 import { acknowledgeAll } from '../agent/review-helper';
@@ -86,6 +86,18 @@ const SAMPLES: { readonly [prop: string]: Sample } = {
   sidecars: {
     value: [{ name: 'extra-sidecar', image: image('sidecar'), liveness: AgentProbe.tcpSocket(8443), readiness: AgentProbe.tcpSocket(8443) }],
     applied: (m) => expect(containerNames(m)).toContain('extra-sidecar'),
+  },
+  imagePullSecrets: {
+    value: ['registry-credentials'],
+    applied: (m) => expect(podSpec(m).imagePullSecrets).toEqual([{ name: 'registry-credentials' }]),
+  },
+  envFrom: {
+    value: [EnvSource.fromSecret('agent-env', { prefix: 'EXTRA_' })],
+    applied: (m) => expect(container(m).envFrom).toContainEqual({ prefix: 'EXTRA_', secretRef: { name: 'agent-env' } }),
+  },
+  volumes: {
+    value: [AgentVolume.fromSecret('agent-tls', '/etc/extra-tls')],
+    applied: (m) => expect(container(m).volumeMounts).toContainEqual({ name: 'secret-agent-tls', mountPath: '/etc/extra-tls', readOnly: true }),
   },
   containerRuntimeSockets: {
     value: ['/run/crio/crio.sock'],
