@@ -14,6 +14,7 @@ import { assignVolumeNames, VolumeRequest } from './_volumes';
 import { AgentContainerProps } from './container-options';
 import { NodeAgentProps } from './node-agent-props';
 import { NodeAffinityTerm, NodeRequirement, WeightedNodeAffinityTerm } from './node-requirement';
+import { RegistryMirror } from './registry-mirror';
 import { Toleration } from './toleration';
 import { AgentUpdateStrategy } from './update-strategy';
 import { HostAccessReason } from '../model/host-access-reasons';
@@ -178,11 +179,17 @@ export class AgentPod {
       nodeSelector: Object.keys(this.nodeSelector).length > 0 ? { ...this.nodeSelector } : undefined,
       affinity: this.renderAffinity(),
       tolerations: this.tolerations.length > 0 ? this.tolerations.map(renderToleration) : undefined,
-      imagePullSecrets: p.imagePullSecrets && p.imagePullSecrets.length > 0 ? p.imagePullSecrets.map((name) => ({ name })) : undefined,
+      imagePullSecrets: this.renderPullSecrets(),
       initContainers: this.initContainers.length > 0 ? this.initContainers.map((c) => c.toJson(nameOf)) : undefined,
       containers: [this.main, ...this.sidecars].map((c) => c.toJson(nameOf)),
       volumes: this.renderVolumes(names),
     };
+  }
+
+  /** the agent's pull secrets, then the app's registry mirror's (each once). */
+  private renderPullSecrets(): { name: string }[] | undefined {
+    const names = [...new Set([...this.props.imagePullSecrets ?? [], ...RegistryMirror.find(this.scope)?.pullSecrets ?? []])];
+    return names.length > 0 ? names.map((name) => ({ name })) : undefined;
   }
 
   private renderAffinity(): any {

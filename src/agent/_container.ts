@@ -13,6 +13,7 @@ import { ContainerOptions } from './container-options';
 import { EnvSource } from './env-source';
 import { EnvValue } from './env-value';
 import { HostMount } from './host-mount';
+import { RegistryMirror } from './registry-mirror';
 import { hostPathDetail, hostPortDetail } from '../model/_host-privileges';
 import { HostAccessReason } from '../model/host-access-reasons';
 import { HostAccessType } from '../model/host-access-type';
@@ -238,6 +239,11 @@ export class AgentContainer {
     }));
   }
 
+  /** the image as given (before any registry mirror). */
+  public get image(): string {
+    return this.options.image;
+  }
+
   /** whether the container is privileged. */
   public get privileged(): boolean {
     return this.options.privileged !== undefined;
@@ -307,7 +313,7 @@ export class AgentContainer {
     ];
     return {
       name: this.name,
-      image: o.image,
+      image: RegistryMirror.find(this.scope)?.rewrite(o.image) ?? o.image,
       imagePullPolicy: 'IfNotPresent',
       command: o.command,
       args: o.args,

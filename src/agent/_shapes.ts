@@ -110,3 +110,8 @@ export const ENV_KEY_OPTIONS: Shape = struct('EnvKeyOptions', { optional: boolea
 
 /** `EnvSourceOptions`. */
 export const ENV_SOURCE_OPTIONS: Shape = struct('EnvSourceOptions', { prefix: string("'LOKI_'"), optional: boolean() }, { example: "{ prefix: 'LOKI_' }" });
+
+/** `RegistryMirrorOptions`. */
+export const REGISTRY_MIRROR_OPTIONS: Shape = struct('RegistryMirrorOptions', {
+  pullSecrets: list(string("'mirror-credentials'"), 'a list of Secret names', "['mirror-credentials']"),
+}, { example: "{ pullSecrets: ['mirror-credentials'] }" });

@@ -9,6 +9,7 @@ export * from './node-agent';
 export * from './node-agent-props';
 export * from './node-requirement';
 export * from './projected-source';
+export * from './registry-mirror';
 export * from './security-check';
 export * from './toleration';
 export * from './update-strategy';
