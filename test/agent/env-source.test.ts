@@ -1,19 +1,5 @@
-import { Chart, Testing } from 'cdk8s';
-import { acknowledgeAll } from './review-helper';
+import { synthMain as synth } from './review-helper';
 import { EnvSource } from '../../src/agent/env-source';
-import { NodeAgent } from '../../src/agent/node-agent';
-import { NodeAgentProps } from '../../src/agent/node-agent-props';
-import { synthValid } from '../util/k8s-schema';
-
-const image = 'registry.example.com/node-agent:1.2.0';
-
-function synth(props: Partial<NodeAgentProps>, acknowledge = true): { container: any; agent: NodeAgent } {
-  const chart = new Chart(Testing.app(), 'test');
-  const agent = new NodeAgent(chart, 'node-agent', { image, ...props });
-  if (acknowledge) acknowledgeAll(agent);
-  return { container: synthValid(chart).find((m) => m.kind === 'DaemonSet').spec.template.spec.containers[0], agent };
-}
-
 
 describe('EnvSource: envFrom', () => {
   test('every key of a Secret and of a ConfigMap, with a prefix and optional', () => {
@@ -33,18 +19,5 @@ describe('EnvSource: envFrom', () => {
     ['a name that is no DNS subdomain', () => EnvSource.fromConfigMap('-c'), /the name "-c" is not a valid name/],
   ])('refuses %s', (_name, make, message) => {
     expect(make).toThrow(message);
-  });
-});
-
-describe('imagePullSecrets', () => {
-  test('rendered on the pod, in order', () => {
-    const chart = new Chart(Testing.app(), 'test');
-    acknowledgeAll(new NodeAgent(chart, 'node-agent', { image, imagePullSecrets: ['mirror-credentials', 'vendor'] }));
-    expect(synthValid(chart).find((m) => m.kind === 'DaemonSet').spec.template.spec.imagePullSecrets).toEqual([{ name: 'mirror-credentials' }, { name: 'vendor' }]);
-  });
-
-  test('a name that is no DNS subdomain, or listed twice, is refused', () => {
-    expect(() => synth({ imagePullSecrets: ['Mirror'] })).toThrow(/\[test\/node-agent\] imagePullSecrets "Mirror" is not a valid name/);
-    expect(() => synth({ imagePullSecrets: ['a', 'a'] })).toThrow('[test/node-agent] imagePullSecrets: "a" is listed twice: list each Secret once');
   });
 });

@@ -1,19 +1,10 @@
 import { Chart, Testing } from 'cdk8s';
-import { acknowledgeAll } from './review-helper';
+import { synthMain as synth } from './review-helper';
 import { EnvValue } from '../../src/agent/env-value';
 import { NodeAgent } from '../../src/agent/node-agent';
-import { NodeAgentProps } from '../../src/agent/node-agent-props';
 import { EnvSecretRule } from '../../src/review/rules/env-secret';
-import { synthValid } from '../util/k8s-schema';
 
 const image = 'registry.example.com/node-agent:1.2.0';
-
-function synth(props: Partial<NodeAgentProps>, acknowledge = true): { container: any; agent: NodeAgent } {
-  const chart = new Chart(Testing.app(), 'test');
-  const agent = new NodeAgent(chart, 'node-agent', { image, ...props });
-  if (acknowledge) acknowledgeAll(agent);
-  return { container: synthValid(chart).find((m) => m.kind === 'DaemonSet').spec.template.spec.containers[0], agent };
-}
 
 function findings(agent: NodeAgent, rule: string): any[] {
   return agent.review().workloads.flatMap((w) => w.findings).filter((f) => f.rule === rule);

@@ -1,10 +1,9 @@
-import { Capability, HostPathVolumeType } from 'cdk8s-plus-28';
 import {
-  PINNED, SameKeys, acknowledgedRules, chart, clusterRules, container, find, hostMount, hostMounts, kinds,
+  PINNED, SameKeys, acknowledgedRules, chart, clusterRules, container, customCniFlavor, find, hostMount, hostMounts, kinds,
   openFindings, podSpec, reasonFor, reasonKeys, synthOf,
 } from './preset-helpers';
 import {
-  AgentProbe, CniFlavor, CniPlugin, CniPluginProps, HostMount, NodeAgent, NodeAgentProps, Toleration,
+  CniFlavor, CniPlugin, CniPluginProps, NodeAgent, NodeAgentProps, Toleration,
 } from '../../src';
 
 function synth(props?: CniPluginProps): any[] {
@@ -210,20 +209,7 @@ describe('CniPlugin flavors', () => {
   });
 
   test('custom: your own agent inside the preset\'s host network, priority, tolerations and xtables lock', () => {
-    const flavor = CniFlavor.custom({
-      name: 'my-cni',
-      image: 'registry.example.com/my-cni:1.0.0',
-      capabilities: [{ capability: Capability.NET_ADMIN, reason: 'programs routes' }],
-      runAsRoot: { reason: 'capabilities need root' },
-      liveness: AgentProbe.tcpSocket(9099),
-      readiness: AgentProbe.tcpSocket(9099),
-      installers: [{
-        name: 'install',
-        image: 'registry.example.com/my-cni-installer:1.0.0',
-        runAsRoot: { reason: 'writes into /opt/cni/bin' },
-        hostMounts: [HostMount.readWrite('/opt/cni/bin', 'installs the plugin binary', { type: HostPathVolumeType.DIRECTORY_OR_CREATE })],
-      }],
-    });
+    const flavor = customCniFlavor();
     const m = synthOf((c) => {
       const cni = new CniPlugin(c, 'my-cni', { flavor });
       expect(openFindings(cni).map((f) => f.split(':')[0])).toEqual(['[critical] NA-HOSTPATH-SENSITIVE (install)']);

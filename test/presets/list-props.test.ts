@@ -6,7 +6,7 @@
  */
 import { Chart } from 'cdk8s';
 import { Capability, HostPathVolumeType } from 'cdk8s-plus-28';
-import { chart, clusterRules, container, find, hostMounts, podSpec } from './preset-helpers';
+import { chart, clusterRules, container, customCniFlavor, find, hostMounts, podSpec } from './preset-helpers';
 import {
   AgentProbe, AgentVolume, CniFlavor, CniPlugin, CsiNodePlugin, EnvSource, FalcoDriver, HostMount, LogCollector, NodeAgent, NodeMonitor,
   NodeRequirement, SecurityAgent, Toleration,
@@ -189,26 +189,7 @@ const VARIANTS: Variant[] = [
   {
     name: 'CniPlugin custom',
     props: 'CniPluginProps',
-    build: (c, p) => {
-      const cni = new CniPlugin(c, 'my-cni', {
-        flavor: CniFlavor.custom({
-          name: 'my-cni',
-          image: image('my-cni'),
-          capabilities: [{ capability: Capability.NET_ADMIN, reason: 'programs routes' }],
-          runAsRoot: { reason: 'capabilities need root' },
-          liveness: AgentProbe.tcpSocket(9099),
-          readiness: AgentProbe.tcpSocket(9099),
-          installers: [{
-            name: 'install',
-            image: image('my-cni-installer'),
-            runAsRoot: { reason: 'writes into /opt/cni/bin' },
-            hostMounts: [HostMount.readWrite('/opt/cni/bin', 'installs the plugin binary', { type: HostPathVolumeType.DIRECTORY_OR_CREATE })],
-          }],
-        }),
-        ...p,
-      });
-      return cni;
-    },
+    build: (c, p) => new CniPlugin(c, 'my-cni', { flavor: customCniFlavor(), ...p }),
     essentials: (m) => {
       expect(initNames(m)[0]).toEqual('install');
       expect(mountsOf(m, 'install')).toEqual(['/opt/cni/bin@/opt/cni/bin:rw']);
