@@ -8,7 +8,9 @@
  * user's that is identical to an essential one is already there; one that conflicts with it (the same
  * mount path, container name, port, capability or `--flag=`) is refused, naming what the preset keeps
  * and why, since rendering both would break the pod or silently override the preset. Defaults the user
- * may set otherwise (`overridable`) stay unless one of the user's items takes their place.
+ * may set otherwise (`overridable`) stay unless one of the user's items takes their place. Map props
+ * the preset needs entries in (`maps`: env, annotations, config files) work alike: the user's entries
+ * are added, and another value for one of the preset's keys is refused.
  * The one coupling: `runAsRoot` and `runAsUser` exclude each other, so setting one drops the
  * preset's default for the other.
  */
@@ -18,7 +20,9 @@ export function withPresetDefaults<T extends object>(defaults: T, props: object 
   for (const [key, value] of Object.entries(given)) {
     if (value === undefined) continue;
     const needed = essentials.lists?.[key];
-    merged[key] = needed ? withEssentials(essentials, key, needed, value as unknown[]) : value;
+    const neededEntries = essentials.maps?.[key];
+    merged[key] = needed ? withEssentials(essentials, key, needed, value as unknown[])
+      : neededEntries ? withEssentialEntries(essentials, key, neededEntries, value as { [key: string]: unknown }) : value;
   }
   // runAsRoot and runAsUser exclude each other: choosing one drops the preset's default for the other.
   if (given.runAsUser !== undefined && given.runAsRoot === undefined) delete merged.runAsRoot;
@@ -47,6 +51,28 @@ export interface PresetEssentials {
   readonly fail?: (message: string) => never;
   /** the items kept in each list prop the preset needs something in. */
   readonly lists?: { readonly [prop: string]: EssentialItems };
+  /** the entries kept in each map prop (`env`, `podAnnotations`, `configFiles`) the preset needs something in. */
+  readonly maps?: { readonly [prop: string]: EssentialEntries };
+}
+
+/** what a preset needs in one of its map props: kept when the user sets the prop, the user's entries added. */
+export interface EssentialEntries {
+  /** the entries, exactly as the preset's default renders them. */
+  readonly entries: { readonly [key: string]: unknown };
+  /** why the preset needs them, in one clause: the message refusing a conflicting entry says it. */
+  readonly why: string;
+}
+
+/** the preset's entries and the user's; a key of the preset's given another value is refused (the same value is there already). */
+function withEssentialEntries(essentials: PresetEssentials, prop: string, needed: EssentialEntries,
+  given: { [key: string]: unknown }): { [key: string]: unknown } {
+  for (const [key, value] of Object.entries(given)) {
+    if (!Object.prototype.hasOwnProperty.call(needed.entries, key) || JSON.stringify(needed.entries[key]) === JSON.stringify(value)) continue;
+    const fail = essentials.fail ?? ((m: string) => { throw new Error(m); });
+    fail(`${prop}: ${key} is one of the ${prop} ${essentials.preset ?? 'the preset'} always keeps, because ${needed.why}. The ${prop} you set are ` +
+      `added to the preset's: leave ${key} out, or give yours another name`);
+  }
+  return { ...needed.entries, ...given };
 }
 
 /** how an item of a list prop is named, and the keys by which two items of it conflict (none: they never do). */

@@ -190,6 +190,11 @@ export function presetPropsTables(): ReadonlyMap<string, Shape> {
   return PRESET_PROPS;
 }
 
+/** the names of a props table's map fields (`env`, `podAnnotations`, ...), in table order. */
+export function mapProps(shape: Shape): string[] {
+  return Object.entries(shape.fields ?? {}).filter(([, f]) => (typeof f === 'function' ? f() : f).entry !== undefined).map(([key]) => key);
+}
+
 /** the names of a props table's list fields (`hostMounts`, `sidecars`, ...), in table order. */
 export function listProps(shape: Shape): string[] {
   return Object.entries(shape.fields ?? {}).filter(([, f]) => (typeof f === 'function' ? f() : f).item !== undefined).map(([key]) => key);

@@ -17,7 +17,9 @@ import { checkPresetProps, instance, presetProps } from '../agent/_props-schema'
  * - `args`, `capabilities`, `ports`, `scratchDirs` and `clusterPermissions`: the flavor's are kept;
  * - `tolerations` and `command` replace the preset's (where it runs and which program starts are yours);
  * - the other lists have no default: yours are used.
- * Every other prop you set replaces the default (the preset's or the flavor's). The `add*` methods add
+ * Two maps keep the flavor's too: `env` and `configFiles` (the installers copy them); yours are added,
+ * another value for one of theirs is refused. Every other prop you set replaces the default (the
+ * preset's or the flavor's). The `add*` methods add
  * to the lists after construction, e.g. `cni.addToleration(...)`.
  */
 export interface CniPluginProps extends NodeAgentSettings {
@@ -128,7 +130,11 @@ export class CniPlugin extends NodeAgent {
       priorityClassName: 'system-node-critical',
       tolerations: [Toleration.everything()],
     };
-    return withPresetDefaults(defaults, withoutKeys(props, ['flavor']), { preset: 'CniPlugin', fail: (m) => presetFail(scope, id, m), lists: essentials });
+    const maps = {
+      env: { entries: o.env ?? {}, why: `${agent} is configured through them` },
+      configFiles: { entries: o.configFiles ?? {}, why: `${agent} and its installers read them (set the flavor's options to change them)` },
+    };
+    return withPresetDefaults(defaults, withoutKeys(props, ['flavor']), { preset: 'CniPlugin', fail: (m) => presetFail(scope, id, m), lists: essentials, maps });
   }
 
   /** the CNI flavor in use. */

@@ -132,8 +132,9 @@ export class LogOutput {
  * - `clusterPermissions`: get/list/watch on pods and namespaces (the `kubernetes` filter) is kept;
  * - `tolerations` and `command` replace the preset's (where it runs and which program starts are yours);
  * - the other lists have no default: yours are used.
- * Every other prop you set replaces the preset's default. The `add*` methods add to the lists after
- * construction, e.g. `collector.addHostMount(...)`.
+ * `configFiles` replaces the rendered configuration and must hold `fluent-bit.yaml` (start from
+ * `LogCollector.renderConfig(output)`), or it is refused. Every other prop you set replaces the preset's
+ * default. The `add*` methods add to the lists after construction, e.g. `collector.addHostMount(...)`.
  */
 export interface LogCollectorProps extends NodeAgentSettings {
   /**
@@ -241,6 +242,11 @@ export class LogCollector extends NodeAgent {
     const name = props.name ?? id;
     const namespace = props.namespace ?? Chart.of(scope).namespace ?? name;
     const configMountPath = props.configMountPath ?? '/fluent-bit/etc/conf';
+    if (props.configFiles !== undefined && !Object.prototype.hasOwnProperty.call(props.configFiles, 'fluent-bit.yaml')) {
+      presetFail(scope, id, `configFiles: Fluent Bit runs with --config=${configMountPath}/fluent-bit.yaml, which your configFiles do not hold ` +
+        `(${Object.keys(props.configFiles).map((f) => JSON.stringify(f)).join(', ') || 'none'}): the files you set replace the rendered configuration, so give ` +
+        'fluent-bit.yaml, e.g. starting from LogCollector.renderConfig(output)');
+    }
     const essentials = {
       args: {
         items: [`--config=${configMountPath}/fluent-bit.yaml`],

@@ -69,8 +69,10 @@ export class FalcoDriver {
  * - `ports` (`web` 8765) and `scratchDirs` (`/root/.falco`) are kept;
  * - `tolerations` and `command` replace the preset's (where it runs and which program starts are yours);
  * - the other lists have no default: yours are used.
- * Every other prop you set replaces the preset's default. The `add*` methods add to the lists after
- * construction, e.g. `falco.addHostMount(...)`.
+ * Two maps keep theirs too: `env` (`HOST_ROOT`, `FALCO_HOSTNAME`, `FALCO_K8S_NODE_NAME`) and, for the
+ * eBPF driver, `podAnnotations` (the AppArmor `unconfined` annotation); yours are added, another value
+ * for one of theirs is refused. Every other prop you set replaces the preset's default. The `add*`
+ * methods add to the lists after construction, e.g. `falco.addHostMount(...)`.
  */
 export interface SecurityAgentProps extends NodeAgentSettings {
   /**
@@ -225,18 +227,26 @@ export class SecurityAgent extends NodeAgent {
       ports: { items: [{ name: 'web', containerPort: WEB_PORT }], why: `the probes use Falco's webserver on port ${WEB_PORT}` },
       initContainers: { items: kmod ? [loader] : [], why: 'the driver loader builds or downloads and loads the Falco kernel module' },
     };
+    const env = { HOST_ROOT: '/host', FALCO_HOSTNAME: '$(NODE_NAME)', FALCO_K8S_NODE_NAME: '$(NODE_NAME)' };
+    const podAnnotations = kmod ? undefined : { [`container.apparmor.security.beta.kubernetes.io/${containerName}`]: 'unconfined' };
+    const maps = {
+      env: { entries: env, why: 'Falco finds the host\'s /proc and /etc under HOST_ROOT and names the node in its events' },
+      ...podAnnotations ? {
+        podAnnotations: { entries: podAnnotations, why: 'on AppArmor nodes the runtime\'s default profile blocks Falco\'s reads of other processes' },
+      } : {},
+    };
     const defaults: NodeAgentProps = {
       image: SecurityAgent.DEFAULT_IMAGE,
       command: ['/usr/bin/falco'],
       args: essentials.args.items,
-      env: { HOST_ROOT: '/host', FALCO_HOSTNAME: '$(NODE_NAME)', FALCO_K8S_NODE_NAME: '$(NODE_NAME)' },
+      env,
       runAsRoot: { reason: kmod ? 'reads the kernel module\'s devices as root' : 'the added capabilities are effective only for UID 0 (Kubernetes grants no ambient capabilities); every other capability is dropped' },
       privileged: kmod ? { reason: `reads system calls from the Falco kernel module: ${driver.privilegedReason}` } : undefined,
       capabilities,
       hostMounts,
       scratchDirs: essentials.scratchDirs.items,
       initContainers: kmod ? essentials.initContainers.items : undefined,
-      podAnnotations: kmod ? undefined : { [`container.apparmor.security.beta.kubernetes.io/${containerName}`]: 'unconfined' },
+      podAnnotations,
       ports: essentials.ports.items,
       startup: healthz({ initialDelay: 3, period: 5, failureThreshold: 20 }),
       liveness: healthz({ period: 15, failureThreshold: 3 }),
@@ -248,6 +258,7 @@ export class SecurityAgent extends NodeAgent {
       preset: 'SecurityAgent',
       fail: (m) => presetFail(scope, id, m),
       lists: essentials,
+      maps,
     });
   }
 
@@ -287,7 +298,8 @@ export class SecurityAgent extends NodeAgent {
       acks.push({
         rule: 'PSS-BASELINE-appArmorProfile',
         reason: 'on AppArmor nodes the runtime\'s default profile blocks Falco\'s reads of other processes\' /proc entries; the Falco chart sets the same override in least-privileged mode',
-        unless: ['podAnnotations'],
+        // the annotation is kept whatever podAnnotations add (another value for it is refused)
+        unless: [],
         pod: true,
       });
     }

@@ -30,6 +30,8 @@ export interface Shape {
   readonly check: (value: unknown, path: string, report: Report) => unknown;
   /** for a list: the shape of its items (what tells a list prop from the others, e.g. for the presets' list rules). */
   readonly item?: Shape;
+  /** for a map: the shape of its values (what tells a map prop from the others). */
+  readonly entry?: Shape;
   /** for a struct: its fields. */
   readonly fields?: Fields;
 }
@@ -239,6 +241,7 @@ export function map(value: Shape, expected: string, example: string): Shape {
   const shape: Shape = {
     expected,
     example,
+    entry: value,
     check: (v, path, report) => {
       if (!isPlainObject(v)) return report(wrong(shape, path, v));
       // Object.fromEntries defines keys such as __proto__ as the map's own entries, as they were given

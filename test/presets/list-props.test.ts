@@ -1,23 +1,23 @@
 /**
- * Presets never lose their essentials: for every preset (each CNI flavor and Falco driver apart) and every list prop of
- * its props, the prop set by the user either keeps what the preset needs to work, with the user's item added, or is
- * refused with a message saying what would be lost. The list props come from the presets' props tables
- * (`src/agent/_props-schema.ts`), so a new list prop, or a new preset, fails here until it has a row.
+ * Presets never lose their essentials: for every preset (each CNI flavor and Falco driver apart) and every list and map
+ * prop of its props, the prop set by the user either keeps what the preset needs to work, with the user's item added,
+ * or is refused with a message saying what would be lost. The list and map props come from the presets' props tables
+ * (`src/agent/_props-schema.ts`), so a new one, or a new preset, fails here until it has a row.
  */
 import { Chart } from 'cdk8s';
 import { Capability, HostPathVolumeType } from 'cdk8s-plus-28';
 import { chart, clusterRules, container, customCniFlavor, find, hostMounts, podSpec } from './preset-helpers';
 import {
-  AgentProbe, AgentVolume, CniFlavor, CniPlugin, CsiNodePlugin, EnvSource, FalcoDriver, HostMount, LogCollector, NodeAgent, NodeMonitor,
+  AgentProbe, AgentVolume, CniFlavor, CniPlugin, CsiNodePlugin, EnvSource, EnvValue, FalcoDriver, HostMount, LogCollector, NodeAgent, NodeMonitor,
   NodeRequirement, SecurityAgent, Toleration,
 } from '../../src';
-import { listProps, presetPropsTables } from '../../src/agent/_props-schema';
+import { listProps, mapProps, presetPropsTables } from '../../src/agent/_props-schema';
 import { acknowledgeAll } from '../agent/review-helper';
 import { synthValid } from '../util/k8s-schema';
 
 /** what the user sets in one list prop, and how the output shows it was applied. */
 interface Sample {
-  readonly value: unknown[];
+  readonly value: unknown[] | { [key: string]: unknown };
   readonly applied: (manifests: any[], agent: NodeAgent) => void;
 }
 
@@ -99,6 +99,31 @@ const SAMPLES: { readonly [prop: string]: Sample } = {
     value: [AgentVolume.fromSecret('agent-tls', '/etc/extra-tls')],
     applied: (m) => expect(container(m).volumeMounts).toContainEqual({ name: 'secret-agent-tls', mountPath: '/etc/extra-tls', readOnly: true }),
   },
+  // the map props
+  env: {
+    value: { EXTRA_VAR: '1' } as any,
+    applied: (m) => expect(container(m).env).toContainEqual({ name: 'EXTRA_VAR', value: '1' }),
+  },
+  envValueFrom: {
+    value: { EXTRA_TOKEN: EnvValue.fromSecretKey('agent', 'token') } as any,
+    applied: (m) => expect(container(m).env).toContainEqual({ name: 'EXTRA_TOKEN', valueFrom: { secretKeyRef: { name: 'agent', key: 'token' } } }),
+  },
+  labels: {
+    value: { team: 'platform' } as any,
+    applied: (m) => expect(find(m, 'DaemonSet').spec.template.metadata.labels.team).toBe('platform'),
+  },
+  podAnnotations: {
+    value: { 'example.com/owner': 'platform' } as any,
+    applied: (m) => expect(find(m, 'DaemonSet').spec.template.metadata.annotations['example.com/owner']).toBe('platform'),
+  },
+  nodeSelector: {
+    value: { 'example.com/pool': 'agents' } as any,
+    applied: (m) => expect(podSpec(m).nodeSelector['example.com/pool']).toBe('agents'),
+  },
+  configFiles: {
+    value: { 'extra.conf': 'extra: true\n' } as any,
+    applied: (m) => expect(m.find((o) => o.kind === 'ConfigMap').data['extra.conf']).toBe('extra: true\n'),
+  },
   containerRuntimeSockets: {
     value: ['/run/crio/crio.sock'],
     applied: (m) => expect(mountsOf(m)).toContain('/run/crio/crio.sock@/host/run/crio/crio.sock'),
@@ -124,6 +149,8 @@ const flannelEssentials = (m: any[]) => {
   expect(mountsOf(m)).toEqual(expect.arrayContaining(['/run/xtables.lock@/run/xtables.lock:rw', '/run/flannel@/run/flannel:rw']));
   expect(container(m).args.slice(0, 3)).toEqual(['--ip-masq', '--kube-subnet-mgr', '--healthz-port=8081']);
   expect(ruleGroups(m)).toEqual(expect.arrayContaining(['/pods', '/nodes', '/nodes/status']));
+  expect(container(m).env).toContainEqual({ name: 'EVENT_QUEUE_DEPTH', value: '5000' });
+  expect(Object.keys(m.find((o) => o.kind === 'ConfigMap').data)).toEqual(expect.arrayContaining(['cni-conf.json', 'net-conf.json']));
 };
 
 const VARIANTS: Variant[] = [
@@ -136,7 +163,10 @@ const VARIANTS: Variant[] = [
       expect(container(m).args[0]).toEqual('--config=/fluent-bit/etc/conf/fluent-bit.yaml');
       expect(portsOf(m)[0]).toEqual('http:2020');
       expect(clusterRules(m)[0]).toEqual({ apiGroups: [''], resources: ['namespaces', 'pods'], verbs: ['get', 'list', 'watch'] });
+      expect(m.find((o) => o.kind === 'ConfigMap').data['fluent-bit.yaml']).toContain('/var/log/containers/*.log');
     },
+    // configFiles replaces the rendered configuration: it must hold the file Fluent Bit is started with
+    refuses: { configFiles: /^\[test\/fluent-bit\] configFiles: Fluent Bit runs with --config=\/fluent-bit\/etc\/conf\/fluent-bit\.yaml, which your configFiles do not hold \("extra\.conf"\)/ },
   },
   {
     name: 'NodeMonitor',
@@ -168,6 +198,7 @@ const VARIANTS: Variant[] = [
         '/var/lib/calico@/var/lib/calico:rw', '/etc/cni/net.d@/host/etc/cni/net.d:rw',
       ]));
       expect(ruleGroups(m)).toEqual(expect.arrayContaining(['/nodes', 'crd.projectcalico.org/ippools', 'crd.projectcalico.org/ipamblocks']));
+      expect(container(m).env).toEqual(expect.arrayContaining([{ name: 'DATASTORE_TYPE', value: 'kubernetes' }, { name: 'CALICO_IPV4POOL_CIDR', value: '192.168.0.0/16' }]));
     },
   },
   {
@@ -184,6 +215,8 @@ const VARIANTS: Variant[] = [
       expect(container(m).args[0]).toEqual('--config-dir=/tmp/cilium/config-map');
       expect(container(m).volumeMounts.map((v: any) => v.mountPath)).toContain('/tmp');
       expect(ruleGroups(m)).toEqual(expect.arrayContaining(['/nodes', 'cilium.io/ciliumnodes', 'cilium.io/ciliumendpoints']));
+      expect(container(m).env).toContainEqual({ name: 'K8S_NODE_NAME', value: '$(NODE_NAME)' });
+      expect(m.find((o) => o.kind === 'ConfigMap').data['05-cilium.conflist']).toContain('cilium-cni');
     },
   },
   {
@@ -224,6 +257,8 @@ const VARIANTS: Variant[] = [
       expect(added(m)).toEqual(expect.arrayContaining(['BPF', 'PERFMON', 'SYS_RESOURCE', 'SYS_PTRACE']));
       expect(container(m).args.slice(0, 6)).toEqual(['-o', 'engine.kind=modern_ebpf', '-o', 'webserver.enabled=true', '-o', 'webserver.listen_port=8765']);
       expect(portsOf(m)[0]).toEqual('web:8765');
+      expect(container(m).env).toContainEqual({ name: 'HOST_ROOT', value: '/host' });
+      expect(find(m, 'DaemonSet').spec.template.metadata.annotations['container.apparmor.security.beta.kubernetes.io/agent']).toBe('unconfined');
     },
   },
   {
@@ -234,21 +269,25 @@ const VARIANTS: Variant[] = [
       expect(initNames(m)[0]).toEqual('falco-driver-loader');
       expect(mountsOf(m)).toEqual(expect.arrayContaining(['/proc@/host/proc', '/dev@/host/dev', '/sys/module@/sys/module']));
       expect(container(m).args.slice(0, 2)).toEqual(['-o', 'engine.kind=kmod']);
+      expect(container(m).env).toContainEqual({ name: 'HOST_ROOT', value: '/host' });
     },
   },
 ];
 
-describe('presets keep what they need in every list prop', () => {
-  test('every preset is in the table, and every list prop of every preset has a sample', () => {
+describe('presets keep what they need in every list and map prop', () => {
+  test('every preset is in the table, and every list and map prop of every preset has a sample', () => {
     const tables = presetPropsTables();
     expect([...new Set(VARIANTS.map((v) => v.props))].sort()).toEqual([...tables.keys()].sort());
-    const props = [...new Set([...tables.values()].flatMap((t) => listProps(t)))].sort();
+    const props = [...new Set([...tables.values()].flatMap((t) => [...listProps(t), ...mapProps(t)]))].sort();
     // the tables are read, not trusted blindly: they must know at least the lists this test was written for
-    expect(props).toEqual(expect.arrayContaining(['args', 'hostMounts', 'initContainers', 'sidecars', 'containerRuntimeSockets']));
+    expect(props).toEqual(expect.arrayContaining(['args', 'hostMounts', 'initContainers', 'sidecars', 'containerRuntimeSockets', 'env', 'podAnnotations', 'configFiles']));
     expect(props.filter((p) => SAMPLES[p] === undefined)).toEqual([]);
   });
 
-  const cases = VARIANTS.flatMap((v) => listProps(presetPropsTables().get(v.props)!).map((prop) => [v.name, prop, v] as const));
+  const cases = VARIANTS.flatMap((v) => {
+    const table = presetPropsTables().get(v.props)!;
+    return [...listProps(table), ...mapProps(table)].map((prop) => [v.name, prop, v] as const);
+  });
 
   test.each(cases)('%s with %s set', (_name, prop, variant) => {
     const sample = SAMPLES[prop];
