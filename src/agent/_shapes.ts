@@ -102,7 +102,7 @@ export const PROJECTED_VOLUME_OPTIONS: Shape = struct('ProjectedVolumeOptions', 
 
 /** `EmptyDirOptions`. */
 export const EMPTY_DIR_OPTIONS: Shape = struct('EmptyDirOptions', {
-  sizeLimit: SIZE, medium: oneOf(() => values(kplus().EmptyDirMedium)(), 'EmptyDirMedium.MEMORY'), volumeName: string("'buffer'"),
+  sizeLimit: SIZE, medium: oneOf(() => kplus().EmptyDirMedium, 'EmptyDirMedium.MEMORY'), volumeName: string("'buffer'"),
 }, { example: '{ sizeLimit: Size.mebibytes(64), medium: EmptyDirMedium.MEMORY }' });
 
 /** `EnvKeyOptions`. */
