@@ -9,11 +9,12 @@ import { Construct } from 'constructs';
 import { AgentContainer, ContainerRole, normalisePath } from './_container';
 import { kplus } from './_plus';
 import { rollingUpdateBudgets } from './_rollout';
-import { checkAbsolutePath, checkDuration, checkInteger, checkLabelKey, checkLabelValue, checkReason, fail, show } from './_validate';
+import { checkAbsolutePath, checkDnsSubdomain, checkDuration, checkInteger, checkLabelKey, checkLabelValue, checkReason, fail, show } from './_validate';
 import { assignVolumeNames, VolumeRequest } from './_volumes';
 import { AgentContainerProps } from './container-options';
 import { NodeAgentProps } from './node-agent-props';
 import { NodeAffinityTerm, NodeRequirement, WeightedNodeAffinityTerm } from './node-requirement';
+import { RegistryMirror } from './registry-mirror';
 import { Toleration } from './toleration';
 import { AgentUpdateStrategy } from './update-strategy';
 import { HostAccessReason } from '../model/host-access-reasons';
@@ -56,6 +57,12 @@ export class AgentPod {
       fail(scope, 'dnsPolicy None needs a dnsConfig, which NodeAgent does not model: use ClusterFirst, ClusterFirstWithHostNet or Default, or patch spec.template.spec.dnsConfig in with daemonSet.addJsonPatch');
     }
     if (p.terminationGracePeriod !== undefined) checkDuration(scope, 'terminationGracePeriod', p.terminationGracePeriod);
+    const pullSecrets = new Set<string>();
+    for (const name of p.imagePullSecrets ?? []) {
+      checkDnsSubdomain(scope, 'imagePullSecrets', name);
+      if (pullSecrets.has(name)) fail(scope, `imagePullSecrets: "${name}" is listed twice: list each Secret once`);
+      pullSecrets.add(name);
+    }
 
     this.main = new AgentContainer(scope, p.containerName ?? 'agent', ContainerRole.MAIN, p, p.allowedRegistries);
     for (const c of p.initContainers ?? []) this.addInitContainer(c);
@@ -172,10 +179,17 @@ export class AgentPod {
       nodeSelector: Object.keys(this.nodeSelector).length > 0 ? { ...this.nodeSelector } : undefined,
       affinity: this.renderAffinity(),
       tolerations: this.tolerations.length > 0 ? this.tolerations.map(renderToleration) : undefined,
+      imagePullSecrets: this.renderPullSecrets(),
       initContainers: this.initContainers.length > 0 ? this.initContainers.map((c) => c.toJson(nameOf)) : undefined,
       containers: [this.main, ...this.sidecars].map((c) => c.toJson(nameOf)),
       volumes: this.renderVolumes(names),
     };
+  }
+
+  /** the agent's pull secrets, then the app's registry mirror's (each once). */
+  private renderPullSecrets(): { name: string }[] | undefined {
+    const names = [...new Set([...this.props.imagePullSecrets ?? [], ...RegistryMirror.find(this.scope)?.pullSecrets ?? []])];
+    return names.length > 0 ? names.map((name) => ({ name })) : undefined;
   }
 
   private renderAffinity(): any {
@@ -215,6 +229,9 @@ export class AgentPod {
       for (const scratch of c.scratchVolumes()) {
         requests.push({ key: scratch.key, name: scratch.name, explicit: false, describe: `scratch directory ${scratch.dir} of container "${c.name}"` });
       }
+      for (const v of c.agentVolumes()) {
+        requests.push({ key: v.key, name: v.name, explicit: v.explicit, describe: `the ${v.volume.kind} volume at ${v.volume.mountPath} of container "${c.name}"` });
+      }
     }
     const reserved: { [name: string]: string } = this.identity.configMapName ? { config: 'the config files' } : {};
     const assigned = assignVolumeNames(requests, reserved);
@@ -231,6 +248,10 @@ export class AgentPod {
       for (const s of c.scratchVolumes()) {
         const name = names.get(s.key)!;
         volumes.set(name, { name, emptyDir: {} });
+      }
+      for (const v of c.agentVolumes()) {
+        const name = names.get(v.key)!;
+        volumes.set(name, { name, ...v.source });
       }
     }
     if (this.identity.configMapName) {

@@ -8,8 +8,12 @@ import { checkImage } from './_image';
 import { kplus } from './_plus';
 import { checkAbsolutePath, checkDnsLabel, checkDuration, checkInteger, checkReason, checkSize, fail, hasOwn, show } from './_validate';
 import { AgentProbe } from './agent-probe';
+import { AgentVolume } from './agent-volume';
 import { ContainerOptions } from './container-options';
+import { EnvSource } from './env-source';
+import { EnvValue } from './env-value';
 import { HostMount } from './host-mount';
+import { RegistryMirror } from './registry-mirror';
 import { hostPathDetail, hostPortDetail } from '../model/_host-privileges';
 import { HostAccessReason } from '../model/host-access-reasons';
 import { HostAccessType } from '../model/host-access-type';
@@ -62,6 +66,8 @@ export class AgentContainer {
   private readonly hostMounts: HostMount[] = [];
   // a Map, not an object: names such as __proto__ or constructor are valid environment variables.
   private readonly env = new Map<string, string>();
+  private readonly envValueFrom = new Map<string, EnvValue>();
+  private readonly volumes: AgentVolume[] = [];
   private readonly scratchDirs: string[] = [];
   /** mounts of pod volumes the agent owns (the config files). */
   private readonly extraMounts: { mountPath: string; volumeName: string }[] = [];
@@ -136,7 +142,12 @@ export class AgentContainer {
     }
     this.checkResources();
 
+    for (const [k, v] of Object.entries(options.envValueFrom ?? {})) this.addEnvValueFrom(k, v);
     for (const [k, v] of Object.entries(options.env ?? {})) this.addEnv(k, v);
+    for (const source of options.envFrom ?? []) {
+      if (!(source instanceof EnvSource)) fail(scope, `${this.fieldName('envFrom')} must be created with EnvSource.fromSecret() or fromConfigMap(), got ${show(source)}`);
+    }
+    for (const volume of options.volumes ?? []) this.addVolume(volume);
     for (const dir of options.scratchDirs ?? []) this.addScratchDir(dir);
     for (const mount of options.hostMounts ?? []) this.addHostMount(mount);
   }
@@ -152,17 +163,39 @@ export class AgentContainer {
 
   /** adds an environment variable. */
   public addEnv(name: string, value: string): void {
-    if (typeof name !== 'string') fail(this.scope, `${this.fieldName('env')}: a variable name must be a string, got ${show(name)}`);
-    const field = this.fieldName(`env.${name}`);
-    if (!/^[-._a-zA-Z][-._a-zA-Z0-9]*$/.test(name)) {
-      fail(this.scope, `${field}: "${name}" is not a valid environment variable name: use letters, digits, '_', '-' or '.', not starting with a digit`);
-    }
-    if (hasOwn(DOWNWARD_ENV, name)) {
-      fail(this.scope, `${field}: ${name} is set by the agent from the downward API (${DOWNWARD_ENV[name]}): remove it or use another name`);
-    }
-    if (this.env.has(name)) fail(this.scope, `${field} is set twice`);
+    const field = this.checkEnvName('env', name);
     if (typeof value !== 'string') fail(this.scope, `${field} must be a string, got ${show(value)}`);
     this.env.set(name, value);
+  }
+
+  /** adds an environment variable read from a Secret or ConfigMap key. */
+  public addEnvValueFrom(name: string, value: EnvValue): void {
+    const field = this.checkEnvName('envValueFrom', name);
+    if (!(value instanceof EnvValue)) fail(this.scope, `${field} must be created with EnvValue.fromSecretKey() or fromConfigMapKey(), got ${show(value)}`);
+    this.envValueFrom.set(name, value);
+  }
+
+  /** adds a pod volume mount; the factories validated it, the container checks its mount path is free. */
+  public addVolume(volume: AgentVolume): void {
+    const field = this.fieldName(`volumes[${(volume as any)?.mountPath}]`);
+    if (!(volume instanceof AgentVolume)) fail(this.scope, `${field} must be created with AgentVolume.fromSecret(), fromConfigMap(), projected() or emptyDir()`);
+    this.checkMountPathFree(normalisePath(volume.mountPath), field);
+    this.volumes.push(volume);
+  }
+
+  /** the pod volumes this container mounts: identical ones share a volume, an unnamed emptyDir is its own. */
+  public agentVolumes(): { key: string; name: string; explicit: boolean; source: { [key: string]: unknown }; volume: AgentVolume }[] {
+    return this.volumes.map((volume) => {
+      const source = volume._source();
+      const own = volume.kind === 'emptyDir' && !volume.namedExplicitly ? `\u0000${this.name}\u0000${normalisePath(volume.mountPath)}` : '';
+      return {
+        key: `volume\u0000${volume.namedExplicitly ? volume.volumeName : ''}\u0000${JSON.stringify(source)}${own}`,
+        name: volume.kind === 'emptyDir' && !volume.namedExplicitly ? `${this.name}-${volume.volumeName}` : volume.volumeName,
+        explicit: volume.namedExplicitly,
+        source,
+        volume,
+      };
+    });
   }
 
   /** adds a writable emptyDir at a path. */
@@ -204,6 +237,11 @@ export class AgentContainer {
       name: `${this.name}-scratch-${volumeNameFor(dir).slice('host-'.length)}`,
       dir,
     }));
+  }
+
+  /** the image as given (before any registry mirror). */
+  public get image(): string {
+    return this.options.image;
   }
 
   /** whether the container is privileged. */
@@ -255,10 +293,13 @@ export class AgentContainer {
         drop: ['ALL'],
       },
     };
+    // the kubelet expands $(VAR) only from variables defined earlier: the references come before the literal values.
     const env = [
       ...Object.entries(DOWNWARD_ENV).map(([name, fieldPath]) => ({ name, valueFrom: { fieldRef: { fieldPath } } })),
+      ...[...this.envValueFrom].map(([name, value]) => ({ name, valueFrom: value._toJson() })),
       ...[...this.env].map(([name, value]) => ({ name, value })),
     ];
+    const envFrom = (o.envFrom ?? []).map((source) => source._toJson());
     const volumeMounts = [
       ...this.hostVolumes().map(({ volume, mount }) => ({
         name: volumeName(volume.key),
@@ -267,15 +308,17 @@ export class AgentContainer {
         mountPropagation: mount.propagation,
       })),
       ...this.scratchVolumes().map((s) => ({ name: volumeName(s.key), mountPath: s.dir })),
+      ...this.agentVolumes().map((v) => ({ name: volumeName(v.key), mountPath: v.volume.mountPath, readOnly: v.volume.writable ? undefined : true })),
       ...this.extraMounts.map((m) => ({ name: m.volumeName, mountPath: m.mountPath, readOnly: true })),
     ];
     return {
       name: this.name,
-      image: o.image,
+      image: RegistryMirror.find(this.scope)?.rewrite(o.image) ?? o.image,
       imagePullPolicy: 'IfNotPresent',
       command: o.command,
       args: o.args,
       env,
+      envFrom: envFrom.length > 0 ? envFrom : undefined,
       ports: o.ports && o.ports.length > 0 ? o.ports.map((p) => ({
         name: p.name,
         containerPort: p.containerPort,
@@ -305,10 +348,26 @@ export class AgentContainer {
       ...this.hostMounts.map((m) => normalisePath(m.mountPath)),
       ...this.scratchDirs.map(normalisePath),
       ...this.extraMounts.map((m) => normalisePath(m.mountPath)),
+      ...this.volumes.map((v) => normalisePath(v.mountPath)),
     ];
     if (taken.includes(mountPath)) {
       fail(this.scope, `${field}: mount path "${mountPath}" is already used by another mount of container "${this.name}": mount it once, or give one of them another mountPath`);
     }
+  }
+
+  /** an env name that is valid and not yet taken (by the downward API, `env` or `envValueFrom`); returns its field. */
+  private checkEnvName(prop: string, name: string): string {
+    if (typeof name !== 'string') fail(this.scope, `${this.fieldName(prop)}: a variable name must be a string, got ${show(name)}`);
+    const field = this.fieldName(`${prop}.${name}`);
+    if (!/^[-._a-zA-Z][-._a-zA-Z0-9]*$/.test(name)) {
+      fail(this.scope, `${field}: "${name}" is not a valid environment variable name: use letters, digits, '_', '-' or '.', not starting with a digit`);
+    }
+    if (hasOwn(DOWNWARD_ENV, name)) {
+      fail(this.scope, `${field}: ${name} is set by the agent from the downward API (${DOWNWARD_ENV[name]}): remove it or use another name`);
+    }
+    if (this.env.has(name)) fail(this.scope, `${field} is set twice${prop === 'env' ? '' : ' (also in env)'}`);
+    if (this.envValueFrom.has(name)) fail(this.scope, `${field} is set twice${prop === 'envValueFrom' ? '' : ' (also in envValueFrom)'}`);
+    return field;
   }
 
   private checkProbe(probe: AgentProbe): void {

@@ -8,6 +8,9 @@
  */
 import { CPU, DNS_POLICY, DURATION, JUSTIFICATION, PROTOCOL, SEVERITY, SIZE } from './_shapes';
 import { AgentProbe } from './agent-probe';
+import { AgentVolume } from './agent-volume';
+import { EnvSource } from './env-source';
+import { EnvValue } from './env-value';
 import { HostMount } from './host-mount';
 import { NodeRequirement } from './node-requirement';
 import { Toleration } from './toleration';
@@ -59,6 +62,12 @@ export const CONTAINER_SETTINGS: Fields = {
   command: strings('a list of strings', "['/bin/agent', '--config=/etc/agent.yaml']"),
   args: strings('a list of strings', "['--verbose']"),
   env: stringMap('a map of variable names to values', "{ LOG_LEVEL: 'info' }"),
+  envValueFrom: map(instance((v) => v instanceof EnvValue, 'created with EnvValue.fromSecretKey() or fromConfigMapKey()'),
+    'a map of variable names to values from keys', "{ LOKI_PASSWORD: EnvValue.fromSecretKey('loki', 'password') }"),
+  envFrom: list(instance((v) => v instanceof EnvSource, 'created with EnvSource.fromSecret() or fromConfigMap()'),
+    'a list of env sources', "[EnvSource.fromSecret('datadog-secret')]"),
+  volumes: list(instance((v) => v instanceof AgentVolume, 'created with AgentVolume.fromSecret(), fromConfigMap(), projected() or emptyDir()'),
+    'a list of volumes', "[AgentVolume.fromSecret('agent-tls', '/etc/agent/tls')]", (v) => v?.mountPath),
   ports: list(PORT, 'a list of ports', "[{ name: 'metrics', containerPort: 9100 }]", (p) => p?.name),
   hostMounts: list(HOST_MOUNT, 'a list of host mounts', "[HostMount.readOnly('/var/log', { reason: '...' })]", (m) => m?.hostPath),
   scratchDirs: strings('a list of absolute paths', "['/tmp']"),
@@ -148,6 +157,7 @@ export const NODE_AGENT_SETTINGS: Fields = {
   fsGroup: number('65534'),
   clusterPermissions: ACCESS_RULES,
   namespacePermissions: ACCESS_RULES,
+  imagePullSecrets: strings('a list of Secret names', "['registry-credentials']"),
   automountServiceAccountToken: boolean(),
   terminationGracePeriod: DURATION,
   configFiles: CONFIG_FILES,
@@ -165,9 +175,29 @@ export function strings(expected: string, example: string): Shape {
   return list(string(), expected, example);
 }
 
+/** every preset's props table, by the name of its props interface, as `presetProps` made them. */
+const PRESET_PROPS = new Map<string, Shape>();
+
 /** a preset's props: every NodeAgent setting, an optional image, and the preset's own props. */
 export function presetProps(name: string, own: Fields): Shape {
-  return struct(name, { ...NODE_AGENT_SETTINGS, image: IMAGE, ...own });
+  const shape = struct(name, { ...NODE_AGENT_SETTINGS, image: IMAGE, ...own });
+  PRESET_PROPS.set(name, shape);
+  return shape;
+}
+
+/** the props tables of every preset loaded, by interface name: what a test over every preset and prop reads. */
+export function presetPropsTables(): ReadonlyMap<string, Shape> {
+  return PRESET_PROPS;
+}
+
+/** the names of a props table's map fields (`env`, `podAnnotations`, ...), in table order. */
+export function mapProps(shape: Shape): string[] {
+  return Object.entries(shape.fields ?? {}).filter(([, f]) => (typeof f === 'function' ? f() : f).entry !== undefined).map(([key]) => key);
+}
+
+/** the names of a props table's list fields (`hostMounts`, `sidecars`, ...), in table order. */
+export function listProps(shape: Shape): string[] {
+  return Object.entries(shape.fields ?? {}).filter(([, f]) => (typeof f === 'function' ? f() : f).item !== undefined).map(([key]) => key);
 }
 
 /** checks props against their table; returns them normalised (null fields dropped, plain structs copied). */

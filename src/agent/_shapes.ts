@@ -5,7 +5,7 @@
  * from them. This file imports no value class, so the classes can import it.
  */
 import { kplus } from './_plus';
-import { instance, number, oneOf, Shape, string, struct } from '../review/_guard';
+import { boolean, instance, list, number, oneOf, required, Shape, string, struct } from '../review/_guard';
 import { Severity } from '../review/severity';
 
 /** a cdk8s Duration (duck-typed: an app may load another copy of cdk8s). */
@@ -64,3 +64,54 @@ export const PROBE_OPTIONS: Shape = struct('AgentProbeOptions', PROBE_FIELDS, { 
 export const HTTP_PROBE_OPTIONS: Shape = struct('AgentHttpProbeOptions', { ...PROBE_FIELDS, port: number('8080'), scheme: string("'HTTPS'") }, {
   example: '{ port: 8080 }',
 });
+
+/** `KeyToPath`: one key of a Secret or ConfigMap to a file. */
+const KEY_TO_PATH: Shape = struct('KeyToPath', {
+  key: required(string("'password'"), "name the key, e.g. { key: 'password', path: 'password' }"),
+  path: required(string("'password'"), "give the file, e.g. { key: 'password', path: 'password' }"),
+  mode: number('0o400'),
+}, { example: "{ key: 'password', path: 'password' }" });
+const KEY_TO_PATHS: Shape = list(KEY_TO_PATH, 'a list of keys and their files', "[{ key: 'password', path: 'password' }]", (i) => i?.key);
+
+/** `ProjectedObjectOptions`. */
+export const PROJECTED_OBJECT_OPTIONS: Shape = struct('ProjectedObjectOptions', { items: KEY_TO_PATHS, optional: boolean() }, {
+  example: "{ items: [{ key: 'tls.crt', path: 'tls.crt' }] }",
+});
+
+/** `ServiceAccountTokenOptions`. */
+export const SERVICE_ACCOUNT_TOKEN_OPTIONS: Shape = struct('ServiceAccountTokenOptions', {
+  path: string("'token'"), audience: string("'vault'"), expiration: DURATION,
+}, { example: "{ path: 'token', audience: 'vault' }" });
+
+/** `DownwardApiFile`. */
+export const DOWNWARD_API_FILE: Shape = struct('DownwardApiFile', {
+  path: required(string("'labels'"), "give the file, e.g. { path: 'labels', fieldPath: 'metadata.labels' }"),
+  fieldPath: required(string("'metadata.labels'"), "give the pod field, e.g. { path: 'labels', fieldPath: 'metadata.labels' }"),
+  mode: number('0o440'),
+}, { example: "{ path: 'labels', fieldPath: 'metadata.labels' }" });
+
+/** `SecretVolumeOptions` and `ConfigMapVolumeOptions`. */
+export const OBJECT_VOLUME_OPTIONS = (name: string): Shape => struct(name, {
+  items: KEY_TO_PATHS, defaultMode: number('0o440'), optional: boolean(), volumeName: string("'loki-credentials'"),
+}, { example: "{ items: [{ key: 'password', path: 'password' }], defaultMode: 0o440 }" });
+
+/** `ProjectedVolumeOptions`. */
+export const PROJECTED_VOLUME_OPTIONS: Shape = struct('ProjectedVolumeOptions', { defaultMode: number('0o440'), volumeName: string("'credentials'") }, {
+  example: '{ defaultMode: 0o440 }',
+});
+
+/** `EmptyDirOptions`. */
+export const EMPTY_DIR_OPTIONS: Shape = struct('EmptyDirOptions', {
+  sizeLimit: SIZE, medium: oneOf(() => kplus().EmptyDirMedium, 'EmptyDirMedium.MEMORY'), volumeName: string("'buffer'"),
+}, { example: '{ sizeLimit: Size.mebibytes(64), medium: EmptyDirMedium.MEMORY }' });
+
+/** `EnvKeyOptions`. */
+export const ENV_KEY_OPTIONS: Shape = struct('EnvKeyOptions', { optional: boolean() }, { example: '{ optional: true }' });
+
+/** `EnvSourceOptions`. */
+export const ENV_SOURCE_OPTIONS: Shape = struct('EnvSourceOptions', { prefix: string("'LOKI_'"), optional: boolean() }, { example: "{ prefix: 'LOKI_' }" });
+
+/** `RegistryMirrorOptions`. */
+export const REGISTRY_MIRROR_OPTIONS: Shape = struct('RegistryMirrorOptions', {
+  pullSecrets: list(string("'mirror-credentials'"), 'a list of Secret names', "['mirror-credentials']"),
+}, { example: "{ pullSecrets: ['mirror-credentials'] }" });

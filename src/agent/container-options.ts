@@ -1,6 +1,9 @@
 import { Size } from 'cdk8s';
 import type { Capability, Cpu, Protocol } from 'cdk8s-plus-28';
 import { AgentProbe } from './agent-probe';
+import { AgentVolume } from './agent-volume';
+import { EnvSource } from './env-source';
+import { EnvValue } from './env-value';
 import { HostMount } from './host-mount';
 
 /**
@@ -106,14 +109,14 @@ export interface AgentResources {
  */
 export interface ContainerSettings {
   /**
-   * The entrypoint.
+   * The entrypoint. On a preset, yours replaces the preset's (its args are still passed).
    *
    * @default - the image's entrypoint
    */
   readonly command?: string[];
 
   /**
-   * Arguments to the entrypoint.
+   * Arguments to the entrypoint. On a preset, the items it needs are kept and these added after them (its props list them).
    *
    * @default - the image's default arguments
    */
@@ -128,14 +131,42 @@ export interface ContainerSettings {
   readonly env?: { [name: string]: string };
 
   /**
-   * Ports the container listens on.
+   * Environment variables read from Secret or ConfigMap keys when the container starts
+   * (`valueFrom.secretKeyRef` / `configMapKeyRef`), e.g. `{ LOKI_PASSWORD: EnvValue.fromSecretKey('loki', 'password') }`:
+   * the manifest carries the reference, never the value, which is how a credential belongs in an env
+   * variable. They come before `env`, so `env` values can use them as `$(LOKI_PASSWORD)`.
+   *
+   * @default - none
+   */
+  readonly envValueFrom?: { [name: string]: EnvValue };
+
+  /**
+   * Every key of Secrets or ConfigMaps as environment variables (`envFrom`), e.g.
+   * `[EnvSource.fromSecret('datadog-secret', { prefix: 'DD_' })]`. A variable set in `env` or
+   * `envValueFrom` wins over one of the same name from here (Kubernetes' rule).
+   *
+   * @default - none
+   */
+  readonly envFrom?: EnvSource[];
+
+  /**
+   * Pod volumes the container mounts: Secrets, ConfigMaps and projected volumes (read-only), and
+   * `emptyDir`s sized or in memory (read-write), e.g.
+   * `[AgentVolume.fromSecret('agent-tls', '/etc/agent/tls')]`. None of them is a host privilege.
+   *
+   * @default - none
+   */
+  readonly volumes?: AgentVolume[];
+
+  /**
+   * Ports the container listens on. On a preset, the items it needs are kept and these added after them (its props list them).
    *
    * @default - none
    */
   readonly ports?: AgentPort[];
 
   /**
-   * Host paths the container mounts, read-only unless created with `HostMount.readWrite`.
+   * Host paths the container mounts, read-only unless created with `HostMount.readWrite`. On a preset, the items it needs are kept and these added after them (its props list them).
    *
    * @default - none
    */
@@ -143,14 +174,14 @@ export interface ContainerSettings {
 
   /**
    * Writable scratch directories backed by an `emptyDir` (lost when the pod goes), for programs that
-   * need to write somewhere while the root filesystem is read-only, e.g. `/tmp`.
+   * need to write somewhere while the root filesystem is read-only, e.g. `/tmp`. On a preset, the items it needs are kept and these added after them (its props list them).
    *
    * @default - none
    */
   readonly scratchDirs?: string[];
 
   /**
-   * Linux capabilities to add, each with its reason. All others are dropped.
+   * Linux capabilities to add, each with its reason. All others are dropped. On a preset, the items it needs are kept and these added after them (its props list them).
    *
    * @default - none: every capability is dropped
    */

@@ -142,7 +142,7 @@ export interface NodeAgentSettings extends ContainerSettings {
   readonly preferredNodeAffinity?: WeightedNodeAffinityTerm[];
 
   /**
-   * Taints the agent tolerates.
+   * Taints the agent tolerates. On a preset, yours replace the preset's (where it runs is yours to choose).
    *
    * @default - none beyond those the DaemonSet controller adds (node conditions, cordoned nodes)
    */
@@ -222,6 +222,7 @@ export interface NodeAgentSettings extends ContainerSettings {
 
   /**
    * Cluster-wide RBAC rules for the agent's ServiceAccount (a ClusterRole and ClusterRoleBinding).
+   * On a preset, the rules it needs are kept and these added after them (its props list them).
    *
    * @default - none
    */
@@ -233,6 +234,14 @@ export interface NodeAgentSettings extends ContainerSettings {
    * @default - none
    */
   readonly namespacePermissions?: AccessRule[];
+
+  /**
+   * Names of Secrets (of type `kubernetes.io/dockerconfigjson`, in the agent's namespace) the kubelet
+   * uses to pull the pods' images from private registries or a mirror that requires credentials.
+   *
+   * @default - none: images are pulled anonymously or with the node's credentials
+   */
+  readonly imagePullSecrets?: string[];
 
   /**
    * Whether to mount the ServiceAccount token into the pods.
@@ -275,14 +284,16 @@ export interface NodeAgentSettings extends ContainerSettings {
 
   /**
    * Init containers, run in order before the agent starts (e.g. an installer that writes to the host
-   * while the long-running container keeps read-only mounts).
+   * while the long-running container keeps read-only mounts). On a preset, the init containers it
+   * needs are kept and these run after them (its props list them).
    *
    * @default - none
    */
   readonly initContainers?: AgentContainerProps[];
 
   /**
-   * Extra long-running containers next to the agent.
+   * Extra long-running containers next to the agent. On a preset, the sidecars it needs are kept and
+   * these added after them (its props list them).
    *
    * @default - none
    */

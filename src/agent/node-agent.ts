@@ -12,6 +12,7 @@ import { AccessRule } from './access-rule';
 import { AgentContainerProps } from './container-options';
 import { HostMount } from './host-mount';
 import { NodeAgentProps } from './node-agent-props';
+import { RegistryMirror } from './registry-mirror';
 import { SecurityCheck } from './security-check';
 import { Toleration } from './toleration';
 import { AgentUpdateStrategy } from './update-strategy';
@@ -20,6 +21,7 @@ import { HostAccessReason, HostAccessReasons } from '../model/host-access-reason
 import { HostAccessType } from '../model/host-access-type';
 import { PodSecurity, PodSecurityLevel } from '../model/pod-security';
 import { RolloutPlan } from '../model/rollout-plan';
+import { MIRROR_ANNOTATION } from '../review/_image';
 import { Acknowledgements } from '../review/acknowledgement';
 import { ReviewOptions } from '../review/review-options';
 import { ReviewPack } from '../review/review-pack';
@@ -159,6 +161,8 @@ export class NodeAgent extends Construct {
     this.daemonSet.metadata.addAnnotation(Acknowledgements.ANNOTATION, Lazy.any({ produce: () => this.acknowledgementsAnnotation() }) as any);
     // rendered at synth, so privileges added after construction are recorded too; left out when empty.
     this.daemonSet.metadata.addAnnotation(HostAccessReasons.ANNOTATION, Lazy.any({ produce: () => this.reasonsAnnotation() }) as any);
+    // what the app's registry mirror made of each image, so the rewrite is seen in the manifest
+    this.daemonSet.metadata.addAnnotation(MIRROR_ANNOTATION, Lazy.any({ produce: () => this.mirrorAnnotation() }) as any);
 
     this.gate = new SynthGate({
       scope: this,
@@ -351,6 +355,13 @@ export class NodeAgent extends Construct {
     return reasons.length > 0 ? HostAccessReasons.format(reasons) : undefined;
   }
 
+  private mirrorAnnotation(): string | undefined {
+    const mirror = RegistryMirror.find(this);
+    if (mirror === undefined) return undefined;
+    const images = [...new Set(this.pod.allContainers().map((c) => c.image))].sort();
+    return JSON.stringify({ mirror: mirror.mirror, images: Object.fromEntries(images.map((i) => [i, mirror.rewrite(i)])) });
+  }
+
   private acknowledgementsAnnotation(): string | undefined {
     const acks = SecurityCheck.acknowledgementsOf(this);
     return acks.length > 0 ? Acknowledgements.format(acks) : undefined;
@@ -376,6 +387,12 @@ export class NodeAgent extends Construct {
     // the default packs, built once: their rules are stateless, and every agent reviews itself at every synth.
     // frozen, so that the review reads their rules once (see rulesOf)
     defaultPacks ??= Object.freeze(ReviewPack.defaults().map((p) => Object.freeze(p.rules) && p)) as ReviewPack[];
-    return { packs: defaultPacks, podSecurityVersion: this.podSecurityVersion, allowedRegistries: this.props.allowedRegistries };
+    const mirror = RegistryMirror.find(this);
+    return {
+      packs: defaultPacks,
+      podSecurityVersion: this.podSecurityVersion,
+      allowedRegistries: this.props.allowedRegistries,
+      registryMirrors: mirror ? [mirror.mirror] : undefined,
+    };
   }
 }

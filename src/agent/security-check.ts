@@ -6,6 +6,7 @@ import { renderUnchecked } from './_checked-api-object';
 import { SEVERITY } from './_shapes';
 import { currentSynth, synthCounterOf } from './_synth-counter';
 import { checkReason, fail, show } from './_validate';
+import { RegistryMirror } from './registry-mirror';
 import { PodSecurity } from '../model/pod-security';
 import { boolean, didYouMean, guard, instance, list, Report, string, struct } from '../review/_guard';
 import { Acknowledgement, Acknowledgements } from '../review/acknowledgement';
@@ -152,6 +153,7 @@ export class SecurityCheck {
       packs: options.packs,
       podSecurityVersion: options.podSecurityVersion,
       allowedRegistries: options.allowedRegistries,
+      registryMirrors: RegistryMirror.find(scope) ? [RegistryMirror.find(scope)!.mirror] : undefined,
       acknowledgements: objects
         .filter((o) => WORKLOAD_KINDS.has(o.kind))
         .map((o) => ({ kind: o.kind, namespace: o.metadata.namespace, name: o.name, acknowledgements: SecurityCheck.acknowledgementsOf(o) }))

@@ -34,7 +34,7 @@ function wrap(text: string, indent: number, width: number): string {
 const DEFAULT_PACK_IDS = ReviewPack.defaults().map((p) => p.id);
 
 const HELP = `usage: ${PROGRAM} review [--json] [--fail-on SEVERITY] [--pack ID...] [--allowed-registry R...]
-                         [--pod-security-version V] [--namespace NS] FILE...
+                         [--registry-mirror M...] [--pod-security-version V] [--namespace NS] FILE...
 
 Reviews the security of every workload in FILE... (DaemonSet, Deployment, StatefulSet,
 ReplicaSet, Job, CronJob, Pod): its Pod Security level, every host privilege with its risk,
@@ -64,6 +64,9 @@ ${HOST_ACCESS_TYPES}
   --allowed-registry R      images must come from R: a registry host (registry.example.com)
                             or a host and path prefix (docker.io/falcosecurity); repeat for
                             more. Default: any registry
+  --registry-mirror M       images were rewritten to the mirror M as M/<registry>/<path>
+                            (RegistryMirror): judge such an image by the registry it
+                            mirrors; repeat for more. Default: none
   --pod-security-version V  the Pod Security policy version: 1.25 and later (1.28, v1.34)
                             or latest. Default: ${PodSecurity.DEFAULT_VERSION}
   -n, --namespace NS        the namespace the manifests are applied to (kubectl apply -n NS):
@@ -110,6 +113,7 @@ interface Options {
   readonly failOn?: Severity;
   readonly packs?: ReviewPack[];
   readonly allowedRegistries?: string[];
+  readonly registryMirrors?: string[];
   readonly podSecurityVersion?: string;
   readonly namespace?: string;
   readonly files: string[];
@@ -133,6 +137,7 @@ export const reviewCommand: Command = {
     const report = SecurityReview._reviewFiles(objects.map((o) => o.object), {
       packs: options.packs,
       allowedRegistries: options.allowedRegistries,
+      registryMirrors: options.registryMirrors,
       podSecurityVersion: options.podSecurityVersion,
       namespace: options.namespace,
     }, objects.map((o) => o.file));
@@ -162,6 +167,7 @@ function parseOptions(args: string[]): Options {
       'fail-on': { type: 'string' },
       'pack': { type: 'string', multiple: true },
       'allowed-registry': { type: 'string', multiple: true },
+      'registry-mirror': { type: 'string', multiple: true },
       'pod-security-version': { type: 'string' },
       'namespace': { type: 'string', short: 'n' },
       'help': { type: 'boolean', short: 'h' },
@@ -203,6 +209,8 @@ function parseOptions(args: string[]): Options {
   }
   const registries = v['allowed-registry'];
   if (registries !== undefined && registries.some((r) => r.trim() === '')) throw reviewUsageError('--allowed-registry needs a registry, e.g. registry.example.com');
+  const mirrors = v['registry-mirror'];
+  if (mirrors !== undefined && mirrors.some((r) => r.trim() === '')) throw reviewUsageError('--registry-mirror needs a mirror host, e.g. mirror.example.com');
   const version = v['pod-security-version'];
   if (version !== undefined) {
     try {
@@ -223,6 +231,7 @@ function parseOptions(args: string[]): Options {
     failOn,
     packs,
     allowedRegistries: registries,
+    registryMirrors: mirrors,
     podSecurityVersion: version,
     namespace,
     files: parsed.positionals,

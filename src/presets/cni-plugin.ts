@@ -9,9 +9,18 @@ import { checkPresetProps, instance, presetProps } from '../agent/_props-schema'
 /**
  * Properties for `CniPlugin`.
  *
- * Every `NodeAgent` property can be set; each one you set replaces the default (the preset's or the
- * flavor's) for it entirely (lists and maps included: nothing is merged). To add to the lists, call
- * the agent's `add*` methods after construction, e.g. `cni.addToleration(...)`.
+ * Every `NodeAgent` property can be set. A list prop keeps what the flavor's agent needs and adds your
+ * items after it; an item of yours that conflicts with one of those is refused, naming it:
+ * - `initContainers`: the flavor's installers (they write `/opt/cni/bin` and `/etc/cni/net.d`) are kept,
+ *   and yours run after them;
+ * - `hostMounts`: `/run/xtables.lock` and the flavor's mounts are kept;
+ * - `args`, `capabilities`, `ports`, `scratchDirs` and `clusterPermissions`: the flavor's are kept;
+ * - `tolerations` and `command` replace the preset's (where it runs and which program starts are yours);
+ * - the other lists have no default: yours are used.
+ * Two maps keep the flavor's too: `env` and `configFiles` (the installers copy them); yours are added,
+ * another value for one of theirs is refused. Every other prop you set replaces the default (the
+ * preset's or the flavor's). The `add*` methods add
+ * to the lists after construction, e.g. `cni.addToleration(...)`.
  */
 export interface CniPluginProps extends NodeAgentSettings {
   /**
@@ -34,7 +43,7 @@ export interface CniPluginProps extends NodeAgentSettings {
  * A CNI plugin's node agent: installs the pod network's plugin on every node and runs the agent that
  * keeps it working.
  *
- * Defaults (each replaceable through the matching `NodeAgent` property):
+ * Defaults (each set through the matching `NodeAgent` property; the list props keep what the preset needs, see its props):
  * - the flavor's agent (flannel by default, with `ghcr.io/flannel-io/flannel:v0.28.9` and
  *   `ghcr.io/flannel-io/flannel-cni-plugin:v1.9.1-flannel3`): see `CniFlavor`;
  * - the installer pattern: init containers write `/opt/cni/bin` and `/etc/cni/net.d` (read-write,
@@ -52,9 +61,10 @@ export interface CniPluginProps extends NodeAgentSettings {
  * - probes and resources from the flavor (flannel: `GET /healthz` on 8081; requests 100m and 64Mi,
  *   memory limit 128Mi);
  * - security review: the findings the flavor's defaults cause (flannel: its lease directory under
- *   `/run` and the installer writing `/opt/cni/bin`) are acknowledged, each with the reason, while the
- *   props that cause them (`hostMounts`, `initContainers`, and for Calico and Cilium `privileged`,
- *   `capabilities`, `readOnlyRootFilesystem`) keep their defaults, each scoped to its container.
+ *   `/run` and the installer writing `/opt/cni/bin`) are acknowledged, each with the reason and scoped
+ *   to its container: the installers' always (they are kept whatever you add), the agent's while the
+ *   props that cause them (`hostMounts`, and for Calico and Cilium `privileged`, `capabilities`,
+ *   `readOnlyRootFilesystem`) keep their defaults.
  *   `custom()` flavors acknowledge nothing: call `acknowledge(rule, reason, container)` on the plugin.
  *
  * @see https://www.cni.dev/docs/spec/
@@ -73,11 +83,32 @@ export class CniPlugin extends NodeAgent {
     props = checkPresetProps<CniPluginProps>((m) => presetFail(scope, id, m), props, CNI_PLUGIN_PROPS);
     const flavor = props.flavor ?? CniFlavor.flannel();
     const o = flavor.options;
+    const agent = `the ${flavor.name} agent`;
+    const essentials = {
+      args: { items: o.args ?? [], why: `${agent} is configured through them` },
+      hostMounts: {
+        items: [CniPlugin.xtablesLockMount(), ...o.hostMounts ?? []],
+        why: `${agent} keeps its state there and shares the iptables lock with the node`,
+      },
+      initContainers: {
+        items: o.installers ?? [],
+        why: 'its installers write the CNI plugin binaries and network configuration that the container runtime needs for every new pod',
+      },
+      capabilities: { items: o.capabilities ?? [], why: `${agent} needs them to configure the node's network` },
+      ports: { items: o.ports ?? [], why: `${agent} serves on them` },
+      volumes: { items: o.volumes ?? [], why: `${agent} reads or writes them` },
+      envFrom: { items: o.envFrom ?? [], why: `${agent} is configured through them` },
+      scratchDirs: { items: o.scratchDirs ?? [], why: `${agent} writes there (its root filesystem is read-only)` },
+      clusterPermissions: { items: o.clusterPermissions ?? NODE_LEVEL_RBAC, why: `${agent} reads its node and reports the node's network status` },
+    };
     const defaults: NodeAgentProps = {
       image: o.image,
       command: o.command,
       args: o.args,
       env: o.env,
+      envValueFrom: o.envValueFrom,
+      envFrom: o.envFrom,
+      volumes: o.volumes,
       ports: o.ports,
       capabilities: o.capabilities,
       privileged: o.privileged,
@@ -90,16 +121,20 @@ export class CniPlugin extends NodeAgent {
       liveness: o.liveness,
       readiness: o.readiness,
       startup: o.startup,
-      hostMounts: [CniPlugin.xtablesLockMount(), ...o.hostMounts ?? []],
+      hostMounts: essentials.hostMounts.items,
       initContainers: o.installers,
       configFiles: o.configFiles,
       configMountPath: o.configMountPath,
-      clusterPermissions: o.clusterPermissions ?? NODE_LEVEL_RBAC,
+      clusterPermissions: essentials.clusterPermissions.items,
       hostNetwork: { reason: 'the CNI agent configures the node\'s own network: interfaces, routes and iptables rules for every pod' },
       priorityClassName: 'system-node-critical',
       tolerations: [Toleration.everything()],
     };
-    return withPresetDefaults(defaults, withoutKeys(props, ['flavor']));
+    const maps = {
+      env: { entries: o.env ?? {}, why: `${agent} is configured through them` },
+      configFiles: { entries: o.configFiles ?? {}, why: `${agent} and its installers read them (set the flavor's options to change them)` },
+    };
+    return withPresetDefaults(defaults, withoutKeys(props, ['flavor']), { preset: 'CniPlugin', fail: (m) => presetFail(scope, id, m), lists: essentials, maps });
   }
 
   /** the CNI flavor in use. */

@@ -20,11 +20,19 @@ const DRIVER_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9
 /**
  * Properties for `CsiNodePlugin`.
  *
- * Every `NodeAgent` property can be set; each one you set replaces the preset's default for it
- * entirely (lists and maps included: nothing is merged). The defaults run the Kubernetes CSI
- * hostpath example driver; for your own driver set `driverName`, `image`, `args` and `hostMounts`
- * (start from `CsiNodePlugin.standardHostMounts(driverName)`), and `clusterPermissions` if it reads
- * the API.
+ * Every `NodeAgent` property can be set. A list prop keeps what every CSI node plugin needs and adds
+ * your items after it; an item of yours that conflicts with one of those is refused, naming it:
+ * - `sidecars`: `node-driver-registrar` (registers the driver with the kubelet) and `liveness-probe`
+ *   (serves the driver's probes) are kept;
+ * - `hostMounts`: `CsiNodePlugin.standardHostMounts(driverName)` (plugin directory, `/var/lib/kubelet`,
+ *   `/dev`) are kept; the hostpath driver's data directory is replaced by yours;
+ * - `args` replace the hostpath driver's (they are your driver's own flags) but must give the driver
+ *   its endpoint `unix:///csi/csi.sock` (in args or env), or they are refused;
+ * - `tolerations` and `command` replace the preset's (where it runs and which program starts are yours);
+ * - the other lists have no default: yours are used.
+ * Every other prop you set replaces the preset's default. The defaults run the Kubernetes CSI
+ * hostpath example driver; for your own driver set `driverName`, `image` and `args`, `hostMounts`
+ * for what it needs beyond the standard ones, and `clusterPermissions` if it reads the API.
  */
 export interface CsiNodePluginProps extends NodeAgentSettings {
   /**
@@ -45,14 +53,14 @@ export interface CsiNodePluginProps extends NodeAgentSettings {
   readonly image?: string;
 
   /**
-   * The node-driver-registrar sidecar image. Ignored when you set `sidecars`.
+   * The node-driver-registrar sidecar image.
    *
    * @default CsiNodePlugin.DEFAULT_REGISTRAR_IMAGE
    */
   readonly registrarImage?: string;
 
   /**
-   * The livenessprobe sidecar image. Ignored when you set `sidecars`.
+   * The livenessprobe sidecar image.
    *
    * @default CsiNodePlugin.DEFAULT_LIVENESS_PROBE_IMAGE
    */
@@ -63,7 +71,7 @@ export interface CsiNodePluginProps extends NodeAgentSettings {
  * A CSI node plugin: the storage driver on every node, with the two standard sidecars, so the
  * kubelet can stage, mount and unmount the driver's volumes there.
  *
- * Defaults (each replaceable through the matching `NodeAgent` property):
+ * Defaults (each set through the matching `NodeAgent` property; the list props keep what the preset needs, see its props):
  * - the driver container (`agent`): the hostpath example driver, pinned, with args
  *   `--drivername=<driverName> --endpoint=unix:///csi/csi.sock --nodeid=$(NODE_NAME)`. It is
  *   **privileged**, with the reason: it mounts volumes into pods through `/var/lib/kubelet` with
@@ -109,10 +117,11 @@ export class CsiNodePlugin extends NodeAgent {
 
   /**
    * The host mounts every CSI node plugin's driver container needs: its plugin directory (socket),
-   * `/var/lib/kubelet` with Bidirectional propagation, and `/dev` read-only. Start from these when you
-   * set `hostMounts` for your own driver. The review rates the writable `/var/lib/kubelet` critical:
-   * the preset acknowledges it only for its default `hostMounts`, so acknowledge it yourself
-   * (`plugin.acknowledge('NA-HOSTPATH-SENSITIVE', reason, 'agent')`) when you pass your own.
+   * `/var/lib/kubelet` with Bidirectional propagation, and `/dev` read-only. The preset always keeps
+   * them: `hostMounts` you set are added to these (giving these back renders them once). The review
+   * rates the writable `/var/lib/kubelet` critical: the preset acknowledges it only for its default
+   * `hostMounts`, so acknowledge it yourself (`plugin.acknowledge('NA-HOSTPATH-SENSITIVE', reason,
+   * 'agent')`) when you set your own, which then lie in the same container.
    *
    * @param driverName the CSI driver's name, e.g. `ebs.csi.aws.com`
    */
@@ -182,6 +191,22 @@ export class CsiNodePlugin extends NodeAgent {
       readiness: AgentProbe.tcpSocket(DRIVER_HEALTH_PORT, { period: Duration.seconds(10) }),
       resources: sidecarResources,
     };
+    const essentials = {
+      sidecars: {
+        items: [registrar, livenessProbe],
+        why: 'node-driver-registrar registers the driver with the kubelet (without it the driver never receives a volume) and ' +
+          `liveness-probe answers the driver's liveness and readiness probes on port ${DRIVER_HEALTH_PORT}`,
+      },
+      hostMounts: {
+        items: CsiNodePlugin.standardHostMounts(driverName),
+        why: 'every CSI node plugin creates its socket in its plugin directory, stages and publishes volumes under /var/lib/kubelet and opens devices under /dev',
+      },
+    };
+    if (props.args !== undefined && ![...props.args, ...Object.values(props.env ?? {})].some((a) => a.includes(`${SOCKET_DIR}/csi.sock`))) {
+      presetFail(scope, id, `args: none of your args (nor env) gives the driver its endpoint unix://${SOCKET_DIR}/csi.sock, where node-driver-registrar ` +
+        'and liveness-probe connect to it. The args you set replace the hostpath driver\'s (they are your driver\'s own flags): add its endpoint, ' +
+        `e.g. --endpoint=unix://${SOCKET_DIR}/csi.sock`);
+    }
     const defaults: NodeAgentProps = {
       image: CsiNodePlugin.DEFAULT_IMAGE,
       args: [
@@ -193,7 +218,7 @@ export class CsiNodePlugin extends NodeAgent {
       privileged: { reason: PRIVILEGED_REASON },
       runAsRoot: { reason: 'formats and mounts volumes, which only root can do' },
       hostMounts: [
-        ...CsiNodePlugin.standardHostMounts(driverName),
+        ...essentials.hostMounts.items,
         HostMount.readWrite('/var/lib/csi-hostpath-data', 'the hostpath example driver keeps its volumes\' data there', {
           type: kplus().HostPathVolumeType.DIRECTORY_OR_CREATE,
           mountPath: '/csi-data-dir',
@@ -203,11 +228,15 @@ export class CsiNodePlugin extends NodeAgent {
       liveness: AgentProbe.httpGet('/healthz', { port: DRIVER_HEALTH_PORT, initialDelay: Duration.seconds(10), timeout: Duration.seconds(3), period: Duration.seconds(10), failureThreshold: 5 }),
       readiness: AgentProbe.httpGet('/healthz', { port: DRIVER_HEALTH_PORT, timeout: Duration.seconds(3), period: Duration.seconds(5) }),
       resources: { cpuRequest: kplus().Cpu.millis(10), memoryRequest: Size.mebibytes(64), memoryLimit: Size.mebibytes(256) },
-      sidecars: [registrar, livenessProbe],
+      sidecars: essentials.sidecars.items,
       priorityClassName: 'system-node-critical',
       tolerations: [Toleration.everything()],
     };
-    return withPresetDefaults(defaults, withoutKeys(props, ['driverName', 'registrarImage', 'livenessProbeImage']));
+    return withPresetDefaults(defaults, withoutKeys(props, ['driverName', 'registrarImage', 'livenessProbeImage']), {
+      preset: 'CsiNodePlugin',
+      fail: (m) => presetFail(scope, id, m),
+      lists: essentials,
+    });
   }
 
   /** the CSI driver's name. */
@@ -232,7 +261,8 @@ export class CsiNodePlugin extends NodeAgent {
       {
         rule: 'NA-HOSTPATH-SENSITIVE',
         reason: 'the registrar creates the driver\'s registration socket in /var/lib/kubelet/plugins_registry: that is how the kubelet discovers a CSI driver',
-        unless: ['sidecars'],
+        // the registrar is kept whatever sidecars are added, and the acknowledgement names its container only
+        unless: [],
         container: 'node-driver-registrar',
       },
     ]);

@@ -122,9 +122,19 @@ export class LogOutput {
 /**
  * Properties for `LogCollector`.
  *
- * Every `NodeAgent` property can be set; each one you set replaces the preset's default for it
- * entirely (lists and maps included: nothing is merged). To add to the preset's lists, call the
- * agent's `add*` methods after construction, e.g. `collector.addHostMount(...)`.
+ * Every `NodeAgent` property can be set. A list prop keeps what Fluent Bit needs and adds your items
+ * after it; an item of yours that conflicts with one of those is refused, naming it:
+ * - `hostMounts`: `/var/log` (read-only) and `/var/lib/fluent-bit` (read-write), which the
+ *   configuration tails and keeps its database and buffer in, are kept;
+ * - `args`: `--config=<configMountPath>/fluent-bit.yaml` is kept (give your own configuration with
+ *   `configFiles`);
+ * - `ports`: `http` 2020 (Service, probes, metrics) is kept;
+ * - `clusterPermissions`: get/list/watch on pods and namespaces (the `kubernetes` filter) is kept;
+ * - `tolerations` and `command` replace the preset's (where it runs and which program starts are yours);
+ * - the other lists have no default: yours are used.
+ * `configFiles` replaces the rendered configuration and must hold `fluent-bit.yaml` (start from
+ * `LogCollector.renderConfig(output)`), or it is refused. Every other prop you set replaces the preset's
+ * default. The `add*` methods add to the lists after construction, e.g. `collector.addHostMount(...)`.
  */
 export interface LogCollectorProps extends NodeAgentSettings {
   /**
@@ -140,13 +150,14 @@ export interface LogCollectorProps extends NodeAgentSettings {
    * @default LogOutput.stdout()
    */
   readonly output?: LogOutput;
+
 }
 
 /**
  * A log collector: Fluent Bit on every node, tailing container logs, enriching them with Kubernetes
  * metadata and sending them to a pluggable output.
  *
- * Defaults (each replaceable through the matching `NodeAgent` property):
+ * Defaults (each set through the matching `NodeAgent` property; the list props keep what the preset needs, see its props):
  * - image `cr.fluentbit.io/fluent/fluent-bit`, pinned (`LogCollector.DEFAULT_IMAGE`);
  * - configuration `fluent-bit.yaml` in a ConfigMap mounted at `/fluent-bit/etc/conf`: tail input on
  *   `/var/log/containers/*.log` with the `cri` multiline parser, a tail position database and a
@@ -231,28 +242,48 @@ export class LogCollector extends NodeAgent {
     const name = props.name ?? id;
     const namespace = props.namespace ?? Chart.of(scope).namespace ?? name;
     const configMountPath = props.configMountPath ?? '/fluent-bit/etc/conf';
+    if (props.configFiles !== undefined && !Object.prototype.hasOwnProperty.call(props.configFiles, 'fluent-bit.yaml')) {
+      presetFail(scope, id, `configFiles: Fluent Bit runs with --config=${configMountPath}/fluent-bit.yaml, which your configFiles do not hold ` +
+        `(${Object.keys(props.configFiles).map((f) => JSON.stringify(f)).join(', ') || 'none'}): the files you set replace the rendered configuration, so give ` +
+        'fluent-bit.yaml, e.g. starting from LogCollector.renderConfig(output)');
+    }
+    const essentials = {
+      args: {
+        items: [`--config=${configMountPath}/fluent-bit.yaml`],
+        why: 'it points Fluent Bit at its configuration file (set configFiles to give your own fluent-bit.yaml)',
+      },
+      hostMounts: {
+        items: [
+          HostMount.readOnly('/var/log', { reason: 'tails container logs (/var/log/containers links to /var/log/pods)' }),
+          HostMount.readWrite(STATE_DIR, 'keeps the tail position database and the filesystem buffer, so a restart neither re-sends nor loses logs', {
+            type: kplus().HostPathVolumeType.DIRECTORY_OR_CREATE,
+          }),
+        ],
+        why: `its configuration tails /var/log/containers and keeps its tail database and buffer in ${STATE_DIR}`,
+      },
+      ports: { items: [{ name: 'http', containerPort: HTTP_PORT }], why: `its Service, probes and metrics use Fluent Bit's HTTP server on ${HTTP_PORT}` },
+      clusterPermissions: {
+        items: [{ resources: ['namespaces', 'pods'], verbs: ['get', 'list', 'watch'] }],
+        why: 'the kubernetes filter of its configuration reads the pods and namespaces it enriches records with',
+      },
+    };
     const defaults: NodeAgentProps = {
       image: LogCollector.DEFAULT_IMAGE,
       command: ['/fluent-bit/bin/fluent-bit'],
-      args: [`--config=${configMountPath}/fluent-bit.yaml`],
+      args: essentials.args.items,
       configFiles: { 'fluent-bit.yaml': LogCollector.renderConfig(output, `/var/log/containers/${name}-*_${namespace}_*.log`) },
       configMountPath,
       runAsRoot: { reason: 'reads container logs under /var/log/pods, which are root-owned and not world-readable; every capability is dropped' },
-      hostMounts: [
-        HostMount.readOnly('/var/log', { reason: 'tails container logs (/var/log/containers links to /var/log/pods)' }),
-        HostMount.readWrite(STATE_DIR, 'keeps the tail position database and the filesystem buffer, so a restart neither re-sends nor loses logs', {
-          type: kplus().HostPathVolumeType.DIRECTORY_OR_CREATE,
-        }),
-      ],
-      ports: [{ name: 'http', containerPort: HTTP_PORT }],
+      hostMounts: essentials.hostMounts.items,
+      ports: essentials.ports.items,
       service: { ports: ['http'] },
       liveness: AgentProbe.httpGet('/', { port: HTTP_PORT }),
       readiness: AgentProbe.httpGet('/api/v1/health', { port: HTTP_PORT }),
       resources: { cpuRequest: kplus().Cpu.millis(100), memoryRequest: Size.mebibytes(128), memoryLimit: Size.mebibytes(256) },
-      clusterPermissions: [{ resources: ['namespaces', 'pods'], verbs: ['get', 'list', 'watch'] }],
+      clusterPermissions: essentials.clusterPermissions.items,
       tolerations: [Toleration.controlPlane()],
     };
-    return withPresetDefaults(defaults, withoutKeys(props, ['output']));
+    return withPresetDefaults(defaults, withoutKeys(props, ['output']), { preset: 'LogCollector', fail: (m) => presetFail(scope, id, m), lists: essentials });
   }
 
   /** where the logs go (meaningful unless `configFiles` was set). */

@@ -11,9 +11,17 @@ const METRICS_PORT = 9100;
 /**
  * Properties for `NodeMonitor`.
  *
- * Every `NodeAgent` property can be set; each one you set replaces the preset's default for it
- * entirely (lists and maps included: nothing is merged). To add to the preset's lists, call the
- * agent's `add*` methods after construction, e.g. `monitor.addToleration(...)`.
+ * Every `NodeAgent` property can be set. A list prop keeps what node-exporter needs and adds your items
+ * after it; an item of yours that conflicts with one of those is refused, naming it:
+ * - `hostMounts`: `/proc`, `/sys` and `/` at `/host/proc`, `/host/sys` and `/host/root` are kept;
+ * - `args`: `--path.procfs`, `--path.sysfs`, `--path.rootfs` (pointing at those mounts) and
+ *   `--web.listen-address=:9100` are kept; `--path.udev.data` and the filesystem collector's
+ *   `--collector.filesystem.mount-points-exclude` stay unless your args set the same flag;
+ * - `ports`: `metrics` 9100 (hostPort, Service, probes) is kept;
+ * - `tolerations` and `command` replace the preset's (where it runs and which program starts are yours);
+ * - the other lists have no default: yours are used.
+ * Every other prop you set replaces the preset's default. The `add*` methods add to the lists after
+ * construction, e.g. `monitor.addToleration(...)`.
  */
 export interface NodeMonitorProps extends NodeAgentSettings {
   /**
@@ -28,7 +36,7 @@ export interface NodeMonitorProps extends NodeAgentSettings {
  * A node monitor: Prometheus node-exporter on every node, exposing the node's hardware and kernel
  * metrics on port 9100.
  *
- * Defaults (each replaceable through the matching `NodeAgent` property):
+ * Defaults (each set through the matching `NodeAgent` property; the list props keep what the preset needs, see its props):
  * - image `quay.io/prometheus/node-exporter`, pinned (`NodeMonitor.DEFAULT_IMAGE`);
  * - the host network (the node's own interfaces are what it reports, and it is scraped on the node's
  *   address) and the host PID namespace (process and pressure metrics), each with its reason; the
@@ -61,43 +69,53 @@ export class NodeMonitor extends NodeAgent {
 
   private static resolve(scope: Construct, id: string, props: NodeMonitorProps): NodeAgentProps {
     props = checkPresetProps<NodeMonitorProps>((m) => presetFail(scope, id, m), props, NODE_MONITOR_PROPS);
+    const paths = ['--path.procfs=/host/proc', '--path.sysfs=/host/sys', '--path.rootfs=/host/root'];
+    const listen = `--web.listen-address=:${METRICS_PORT}`;
+    const udev = '--path.udev.data=/host/root/run/udev/data';
+    const exclude = '--collector.filesystem.mount-points-exclude=^/(dev|proc|sys|var/lib/docker/.+|var/lib/kubelet/.+)($|/)';
+    const metricsPort = {
+      name: 'metrics',
+      containerPort: METRICS_PORT,
+      hostPort: { port: METRICS_PORT, reason: 'on the host network the metrics port is the node\'s port: Prometheus scrapes each node at its own address' },
+    };
+    const essentials = {
+      args: {
+        items: [...paths, listen],
+        why: `node-exporter reads the host's /proc, /sys and / where the preset mounts them, and serves the port ${METRICS_PORT} its probes, Service and hostPort use`,
+        overridable: [udev, exclude],
+      },
+      hostMounts: {
+        items: [
+          HostMount.readOnly('/proc', { mountPath: '/host/proc', reason: 'reads kernel, CPU, memory and network statistics' }),
+          HostMount.readOnly('/sys', { mountPath: '/host/sys', reason: 'reads hardware, power and cgroup statistics' }),
+          HostMount.readOnly('/', {
+            mountPath: '/host/root',
+            propagation: kplus().MountPropagation.HOST_TO_CONTAINER,
+            reason: 'reports the size and usage of the node\'s filesystems, including ones mounted after it started',
+          }),
+        ],
+        why: 'they are the node\'s /proc, /sys and / that node-exporter reports on (its --path.* args point at them)',
+      },
+      ports: { items: [metricsPort], why: `its Service, probes and scrapes use the metrics port ${METRICS_PORT}` },
+    };
     const defaults: NodeAgentProps = {
       image: NodeMonitor.DEFAULT_IMAGE,
-      args: [
-        '--path.procfs=/host/proc',
-        '--path.sysfs=/host/sys',
-        '--path.rootfs=/host/root',
-        '--path.udev.data=/host/root/run/udev/data',
-        `--web.listen-address=:${METRICS_PORT}`,
-        '--collector.filesystem.mount-points-exclude=^/(dev|proc|sys|var/lib/docker/.+|var/lib/kubelet/.+)($|/)',
-      ],
+      args: [...paths, udev, listen, exclude],
       hostNetwork: { reason: 'reports the node\'s own network interfaces and is scraped on the node\'s address' },
       hostPID: { reason: 'reports process counts and pressure of the whole node, not of its own pod' },
-      hostMounts: [
-        HostMount.readOnly('/proc', { mountPath: '/host/proc', reason: 'reads kernel, CPU, memory and network statistics' }),
-        HostMount.readOnly('/sys', { mountPath: '/host/sys', reason: 'reads hardware, power and cgroup statistics' }),
-        HostMount.readOnly('/', {
-          mountPath: '/host/root',
-          propagation: kplus().MountPropagation.HOST_TO_CONTAINER,
-          reason: 'reports the size and usage of the node\'s filesystems, including ones mounted after it started',
-        }),
-      ],
+      hostMounts: essentials.hostMounts.items,
       runAsUser: 65534,
       runAsGroup: 65534,
       automountServiceAccountToken: false,
       tolerations: [Toleration.allNoSchedule()],
-      ports: [{
-        name: 'metrics',
-        containerPort: METRICS_PORT,
-        hostPort: { port: METRICS_PORT, reason: 'on the host network the metrics port is the node\'s port: Prometheus scrapes each node at its own address' },
-      }],
+      ports: essentials.ports.items,
       service: { ports: ['metrics'], annotations: { 'prometheus.io/scrape': 'true', 'prometheus.io/port': String(METRICS_PORT) } },
       liveness: AgentProbe.httpGet('/', { port: METRICS_PORT }),
       readiness: AgentProbe.httpGet('/', { port: METRICS_PORT }),
       resources: { cpuRequest: kplus().Cpu.millis(50), memoryRequest: Size.mebibytes(64), memoryLimit: Size.mebibytes(128) },
       priorityClassName: 'system-cluster-critical',
     };
-    return withPresetDefaults(defaults, props);
+    return withPresetDefaults(defaults, props, { preset: 'NodeMonitor', fail: (m) => presetFail(scope, id, m), lists: essentials });
   }
 
   constructor(scope: Construct, id: string, props: NodeMonitorProps = {}) {

@@ -59,9 +59,20 @@ export class FalcoDriver {
 /**
  * Properties for `SecurityAgent`.
  *
- * Every `NodeAgent` property can be set; each one you set replaces the preset's default for it
- * entirely (lists and maps included: nothing is merged). To add to the preset's lists, call the
- * agent's `add*` methods after construction, e.g. `falco.addHostMount(...)`.
+ * Every `NodeAgent` property can be set. A list prop keeps what Falco needs and adds your items after
+ * it; an item of yours that conflicts with one of those is refused, naming it:
+ * - `hostMounts`: the driver's mounts and the `containerRuntimeSockets` are kept;
+ * - `capabilities`: the modern eBPF driver's `BPF`, `PERFMON`, `SYS_RESOURCE` and `SYS_PTRACE` are kept;
+ * - `args`: the `-o` overrides (driver, webserver, JSON output) are kept, yours after them (a later
+ *   `-o` of the same key wins in Falco);
+ * - `initContainers`: the kernel module's driver loader is kept;
+ * - `ports` (`web` 8765) and `scratchDirs` (`/root/.falco`) are kept;
+ * - `tolerations` and `command` replace the preset's (where it runs and which program starts are yours);
+ * - the other lists have no default: yours are used.
+ * Two maps keep theirs too: `env` (`HOST_ROOT`, `FALCO_HOSTNAME`, `FALCO_K8S_NODE_NAME`) and, for the
+ * eBPF driver, `podAnnotations` (the AppArmor `unconfined` annotation); yours are added, another value
+ * for one of theirs is refused. Every other prop you set replaces the preset's default. The `add*`
+ * methods add to the lists after construction, e.g. `falco.addHostMount(...)`.
  */
 export interface SecurityAgentProps extends NodeAgentSettings {
   /**
@@ -82,8 +93,8 @@ export interface SecurityAgentProps extends NodeAgentSettings {
    * Host paths of the container runtime sockets Falco's container plugin reads container metadata
    * from, each mounted read-only (type Socket) at `/host<path>`. A socket is the runtime's API: even
    * read-only, connecting to it controls every container on the node, which is why only the runtime
-   * the nodes actually use should be listed (a missing socket keeps the pod from starting). Ignored
-   * when you set `hostMounts`.
+   * the nodes actually use should be listed (a missing socket keeps the pod from starting). The
+   * list you set replaces the default one; `hostMounts` you set are added to these.
    *
    * @default ['/run/containerd/containerd.sock'] - containerd, the runtime of EKS, GKE, AKS, kubeadm
    * and kind; use `/run/crio/crio.sock` for CRI-O or `/run/k3s/containerd/containerd.sock` for k3s
@@ -91,8 +102,7 @@ export interface SecurityAgentProps extends NodeAgentSettings {
   readonly containerRuntimeSockets?: string[];
 
   /**
-   * The falco-driver-loader image, used with `FalcoDriver.kernelModule()`. Ignored when you set
-   * `initContainers`.
+   * The falco-driver-loader image, used with `FalcoDriver.kernelModule()`.
    *
    * @default SecurityAgent.DEFAULT_DRIVER_LOADER_IMAGE
    */
@@ -103,7 +113,7 @@ export interface SecurityAgentProps extends NodeAgentSettings {
  * A runtime security agent: Falco on every node, matching the node's system calls against its rules
  * and printing alerts as JSON lines.
  *
- * Defaults (each replaceable through the matching `NodeAgent` property):
+ * Defaults (each set through the matching `NodeAgent` property; the list props keep what the preset needs, see its props):
  * - image `docker.io/falcosecurity/falco`, pinned (`SecurityAgent.DEFAULT_IMAGE`), run as
  *   `/usr/bin/falco` with `-o` overrides of its bundled configuration (engine, webserver, JSON output);
  * - the **least-privileged modern eBPF driver** instead of a privileged container (the chart's
@@ -200,32 +210,56 @@ export class SecurityAgent extends NodeAgent {
       failureThreshold: options.failureThreshold,
     });
 
+    const essentials = {
+      args: {
+        items: [
+          '-o', `engine.kind=${driver.kind}`,
+          '-o', 'webserver.enabled=true',
+          '-o', `webserver.listen_port=${WEB_PORT}`,
+          '-o', 'webserver.k8s_healthz_endpoint=/healthz',
+          '-o', 'json_output=true',
+        ],
+        why: `they select the driver and enable the webserver on port ${WEB_PORT} that the probes use`,
+      },
+      hostMounts: { items: hostMounts, why: 'Falco reads the node\'s processes, users, kernel data and container runtime through them' },
+      capabilities: { items: capabilities, why: `the ${driver.kind} driver needs them to load and read its probe` },
+      scratchDirs: { items: ['/root/.falco'], why: 'Falco writes its runtime files there (its root filesystem is read-only)' },
+      ports: { items: [{ name: 'web', containerPort: WEB_PORT }], why: `the probes use Falco's webserver on port ${WEB_PORT}` },
+      initContainers: { items: kmod ? [loader] : [], why: 'the driver loader builds or downloads and loads the Falco kernel module' },
+    };
+    const env = { HOST_ROOT: '/host', FALCO_HOSTNAME: '$(NODE_NAME)', FALCO_K8S_NODE_NAME: '$(NODE_NAME)' };
+    const podAnnotations = kmod ? undefined : { [`container.apparmor.security.beta.kubernetes.io/${containerName}`]: 'unconfined' };
+    const maps = {
+      env: { entries: env, why: 'Falco finds the host\'s /proc and /etc under HOST_ROOT and names the node in its events' },
+      ...podAnnotations ? {
+        podAnnotations: { entries: podAnnotations, why: 'on AppArmor nodes the runtime\'s default profile blocks Falco\'s reads of other processes' },
+      } : {},
+    };
     const defaults: NodeAgentProps = {
       image: SecurityAgent.DEFAULT_IMAGE,
       command: ['/usr/bin/falco'],
-      args: [
-        '-o', `engine.kind=${driver.kind}`,
-        '-o', 'webserver.enabled=true',
-        '-o', `webserver.listen_port=${WEB_PORT}`,
-        '-o', 'webserver.k8s_healthz_endpoint=/healthz',
-        '-o', 'json_output=true',
-      ],
-      env: { HOST_ROOT: '/host', FALCO_HOSTNAME: '$(NODE_NAME)', FALCO_K8S_NODE_NAME: '$(NODE_NAME)' },
+      args: essentials.args.items,
+      env,
       runAsRoot: { reason: kmod ? 'reads the kernel module\'s devices as root' : 'the added capabilities are effective only for UID 0 (Kubernetes grants no ambient capabilities); every other capability is dropped' },
       privileged: kmod ? { reason: `reads system calls from the Falco kernel module: ${driver.privilegedReason}` } : undefined,
       capabilities,
       hostMounts,
-      scratchDirs: ['/root/.falco'],
-      initContainers: kmod ? [loader] : undefined,
-      podAnnotations: kmod ? undefined : { [`container.apparmor.security.beta.kubernetes.io/${containerName}`]: 'unconfined' },
-      ports: [{ name: 'web', containerPort: WEB_PORT }],
+      scratchDirs: essentials.scratchDirs.items,
+      initContainers: kmod ? essentials.initContainers.items : undefined,
+      podAnnotations,
+      ports: essentials.ports.items,
       startup: healthz({ initialDelay: 3, period: 5, failureThreshold: 20 }),
       liveness: healthz({ period: 15, failureThreshold: 3 }),
       readiness: healthz({ period: 15, failureThreshold: 3 }),
       resources: { cpuRequest: kplus().Cpu.millis(100), memoryRequest: Size.mebibytes(512), memoryLimit: Size.mebibytes(1024) },
       tolerations: [Toleration.controlPlane()],
     };
-    return withPresetDefaults(defaults, withoutKeys(props, ['driver', 'containerRuntimeSockets', 'driverLoaderImage']));
+    return withPresetDefaults(defaults, withoutKeys(props, ['driver', 'containerRuntimeSockets', 'driverLoaderImage']), {
+      preset: 'SecurityAgent',
+      fail: (m) => presetFail(scope, id, m),
+      lists: essentials,
+      maps,
+    });
   }
 
   /** how Falco captures system calls. */
@@ -249,14 +283,14 @@ export class SecurityAgent extends NodeAgent {
       const escalation = 'a privileged container can escalate by definition, and the API server rejects allowPrivilegeEscalation: false beside privileged';
       acks.push(
         { rule: 'NA-PRIVILEGED', reason, unless: ['privileged'] },
-        { rule: 'NA-PRIVILEGED', reason, unless: ['initContainers'], container: LOADER },
-        { rule: 'PSS-BASELINE-privileged', reason, unless: ['privileged', 'initContainers'], pod: true },
+        { rule: 'NA-PRIVILEGED', reason, unless: [], container: LOADER },
+        { rule: 'PSS-BASELINE-privileged', reason, unless: ['privileged'], pod: true },
         { rule: 'NA-PRIVILEGE-ESCALATION', reason: escalation, unless: ['privileged'] },
-        { rule: 'NA-PRIVILEGE-ESCALATION', reason: escalation, unless: ['initContainers'], container: LOADER },
+        { rule: 'NA-PRIVILEGE-ESCALATION', reason: escalation, unless: [], container: LOADER },
         {
           rule: 'NA-HOSTPATH-SENSITIVE',
           reason: 'the driver loader reads the host\'s /proc and /etc read-only to find the running kernel and distribution it builds or downloads the module for',
-          unless: ['initContainers'],
+          unless: [],
           container: LOADER,
         },
       );
@@ -264,7 +298,8 @@ export class SecurityAgent extends NodeAgent {
       acks.push({
         rule: 'PSS-BASELINE-appArmorProfile',
         reason: 'on AppArmor nodes the runtime\'s default profile blocks Falco\'s reads of other processes\' /proc entries; the Falco chart sets the same override in least-privileged mode',
-        unless: ['podAnnotations'],
+        // the annotation is kept whatever podAnnotations add (another value for it is refused)
+        unless: [],
         pod: true,
       });
     }

@@ -106,6 +106,10 @@ function validateOptions(options: ReviewOptions): void {
     const error = namespaceNameError(options.namespace);
     if (error) throw new Error(`review options: namespace ${error}`);
   }
+  const mirrors = options.registryMirrors;
+  if (mirrors !== undefined && (!Array.isArray(mirrors) || mirrors.some((r) => typeof r !== 'string' || r.trim() === ''))) {
+    throw new Error(`review options: registryMirrors must be a list of mirror hosts such as "mirror.example.com", got ${JSON.stringify(mirrors)}`);
+  }
   const registries = options.allowedRegistries;
   if (registries !== undefined && (!Array.isArray(registries) || registries.some((r) => typeof r !== 'string' || r.trim() === ''))) {
     throw new Error(`review options: allowedRegistries must be a list of registry hosts such as "registry.example.com", got ${JSON.stringify(registries)}`);

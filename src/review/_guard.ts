@@ -28,6 +28,12 @@ export interface Shape {
    * Checks a value that is set (neither undefined nor null) and returns it as the library keeps it.
    */
   readonly check: (value: unknown, path: string, report: Report) => unknown;
+  /** for a list: the shape of its items (what tells a list prop from the others, e.g. for the presets' list rules). */
+  readonly item?: Shape;
+  /** for a map: the shape of its values (what tells a map prop from the others). */
+  readonly entry?: Shape;
+  /** for a struct: its fields. */
+  readonly fields?: Fields;
 }
 
 /** a received value as an error message quotes it: JSON, shortened to 80 characters. */
@@ -211,6 +217,7 @@ export function list(item: Shape, expected: string, example: string, label?: (it
   const shape: Shape = {
     expected,
     example,
+    item,
     check: (value, path, report) => {
       if (!Array.isArray(value)) return report(wrong(shape, path, value, listHint(value, item)));
       return value.map((v, i) => {
@@ -234,6 +241,7 @@ export function map(value: Shape, expected: string, example: string): Shape {
   const shape: Shape = {
     expected,
     example,
+    entry: value,
     check: (v, path, report) => {
       if (!isPlainObject(v)) return report(wrong(shape, path, v));
       // Object.fromEntries defines keys such as __proto__ as the map's own entries, as they were given
@@ -267,6 +275,7 @@ export function struct(name: string, fields: Fields, text: StructText = {}): Sha
   const shape: Shape = {
     expected: text.expected ?? `a ${name} object`,
     example: text.example,
+    fields,
     check: (value, path, report) => {
       if (!isPlainObject(value)) return report(wrong(shape, path === '' ? 'props' : path, value));
       const known = Object.keys(fields);

@@ -91,3 +91,22 @@ export function isFrom(ref: ImageRef, entry: string): boolean {
   const allowed = normalizeRegistry(entry);
   return ref.fullName === allowed || ref.fullName.startsWith(`${allowed}/`);
 }
+
+/**
+ * What an image from a registry mirror mirrors, for mirrors that keep the upstream registry as the first path
+ * component (`mirror.example.com/quay.io/x:1` mirrors `quay.io/x:1`): the image as named upstream; undefined when the
+ * image is from none of the mirrors, or its path under the mirror names no registry.
+ */
+export function mirroredImage(ref: ImageRef, mirrors: readonly string[]): ImageRef | undefined {
+  for (const mirror of mirrors) {
+    if (!isFrom(ref, mirror)) continue;
+    const path = ref.fullName.slice(normalizeRegistry(mirror).length + 1);
+    const first = path.split('/')[0];
+    if (!(first.includes('.') || first.includes(':') || first === 'localhost') || !path.includes('/')) return undefined;
+    return parseImage(path);
+  }
+  return undefined;
+}
+
+/** the annotation on a NodeAgent's DaemonSet with the app's registry mirror and what it made of each image (JSON). */
+export const MIRROR_ANNOTATION = 'node-agents.cdk8s.io/registry-mirror';

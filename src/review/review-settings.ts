@@ -21,6 +21,15 @@ export interface ReviewSettings {
   readonly allowedRegistries?: string[];
 
   /**
+   * Registry mirrors the images were rewritten to, each naming an upstream image as `<mirror>/<registry>/<path>`
+   * (as `RegistryMirror` does): `NA-IMAGE-REGISTRY` judges an image from one by the registry it mirrors, so
+   * `allowedRegistries` keeps naming the upstream registries.
+   *
+   * @default - none
+   */
+  readonly registryMirrors?: string[];
+
+  /**
    * The namespace the manifests are applied to (`kubectl apply --namespace`): the namespace of every namespaced object
    * that sets none. An object that sets another namespace is an error, as kubectl rejects it.
    *

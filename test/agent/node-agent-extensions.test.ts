@@ -142,3 +142,16 @@ describe('acknowledgements scoped to a container', () => {
     expect(() => agentWithInstaller(chart()).acknowledge('NA-RUN-AS-NON-ROOT', 'reason', ' ')).toThrow(/container must be a container name, got " "/);
   });
 });
+
+describe('imagePullSecrets', () => {
+  test('rendered on the pod, in order', () => {
+    const c = chart();
+    new NodeAgent(c, 'node-agent', { image, imagePullSecrets: ['mirror-credentials', 'vendor'] });
+    expect(podSpec(synthValid(c)).imagePullSecrets).toEqual([{ name: 'mirror-credentials' }, { name: 'vendor' }]);
+  });
+
+  test('a name that is no DNS subdomain, or listed twice, is refused', () => {
+    expect(() => new NodeAgent(chart(), 'node-agent', { image, imagePullSecrets: ['Mirror'] })).toThrow(/\[test\/node-agent\] imagePullSecrets "Mirror" is not a valid name/);
+    expect(() => new NodeAgent(chart(), 'node-agent', { image, imagePullSecrets: ['a', 'a'] })).toThrow('[test/node-agent] imagePullSecrets: "a" is listed twice: list each Secret once');
+  });
+});

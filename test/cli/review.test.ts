@@ -274,6 +274,17 @@ describe('review: options', () => {
     expect(await rules()).not.toContain('NA-IMAGE-REGISTRY');
   });
 
+  test('--registry-mirror: an image of the mirror is judged by the registry it mirrors; repeatable', async () => {
+    const t = tempFiles();
+    const file = t.write('mirrored.yaml', stringify(ds('mirrored', { containers: [container({ image: 'mirror.example.com/cr.fluentbit.io/fluent/fluent-bit:5.1.1' })] })));
+    const findings = async (...args: string[]) => JSON.parse((await runCli('review', '--json', '--pack', 'node-agent-baseline', '--allowed-registry', 'cr.fluentbit.io', ...args, file)).stdout)
+      .workloads[0].findings.filter((f: any) => f.rule === 'NA-IMAGE-REGISTRY').map((f: any) => f.message);
+    expect(await findings()).toEqual([expect.stringContaining('from mirror.example.com, which is not an allowed registry (cr.fluentbit.io)')]);
+    expect(await findings('--registry-mirror', 'mirror.example.com')).toEqual([]);
+    expect(await findings('--registry-mirror', 'other.example.com', '--registry-mirror', 'mirror.example.com')).toEqual([]);
+    expectOneErrorLine(await runCli('review', '--registry-mirror', ' ', file), 2, /^error: review: --registry-mirror needs a mirror host/);
+  });
+
   test('--pod-security-version selects the policy version', async () => {
     const t = tempFiles();
     const file = t.write('app.yaml', stringify(ds('probe-host', { containers: [container({ livenessProbe: { httpGet: { host: '10.0.0.1', path: '/', port: 80 } } })] })));
@@ -322,7 +333,7 @@ describe('review: options', () => {
     const r = await runCli('review', '--help');
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
-    for (const text of ['--json', '--fail-on SEVERITY', '--pack ID', '--allowed-registry R', '--pod-security-version V', '-n, --namespace NS', 'FILE',
+    for (const text of ['--json', '--fail-on SEVERITY', '--pack ID', '--allowed-registry R', '--registry-mirror M', '--pod-security-version V', '-n, --namespace NS', 'FILE',
       '"namespaceSource"',
       '"podSecurityLevel"', '"hostAccess"', '"findings"', 'NA-API-REJECTED',
       'node-agent-baseline, node-agent-practices, pss-baseline, pss-restricted', 'node-agents.cdk8s.io/acknowledged', 'exit status: 0', '1 when --fail-on', '2 for bad input', 'Exit 2 wins over --fail-on']) {

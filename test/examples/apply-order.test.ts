@@ -3,6 +3,7 @@ import { buildClusterAddonsApp } from '../../examples/cluster-addons/main';
 import { buildBasicsApp, SECTIONS } from '../../examples/daemonset-basics/main';
 import { buildKindClusterApp, EXERCISES } from '../../examples/kind-cluster/main';
 import { buildObservabilityApp } from '../../examples/observability/main';
+import { buildPrivateRegistryApp } from '../../examples/private-registry/main';
 import { buildReviewApp } from '../../examples/review/main';
 import { synthValid } from '../util/k8s-schema';
 
@@ -16,6 +17,7 @@ const EXAMPLES: Array<[string, (app: App) => void]> = [
   ['cluster-addons', buildClusterAddonsApp],
   ...EXERCISES.map((e): [string, (app: App) => void] => [`kind-cluster ${e}`, (app) => buildKindClusterApp(app, e)]),
   ['observability', buildObservabilityApp],
+  ['private-registry', buildPrivateRegistryApp],
   ['review', buildReviewApp],
   ...SECTIONS.map(([s]): [string, (app: App) => void] => [`daemonset-basics ${s}`, (app) => buildBasicsApp(app, s)]),
 ];

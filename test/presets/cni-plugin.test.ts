@@ -1,10 +1,9 @@
-import { Capability, HostPathVolumeType } from 'cdk8s-plus-28';
 import {
-  PINNED, SameKeys, acknowledgedRules, chart, clusterRules, container, find, hostMount, hostMounts, kinds,
+  PINNED, SameKeys, acknowledgedRules, chart, clusterRules, container, customCniFlavor, find, hostMount, hostMounts, kinds,
   openFindings, podSpec, reasonFor, reasonKeys, synthOf,
 } from './preset-helpers';
 import {
-  AgentProbe, CniFlavor, CniPlugin, CniPluginProps, HostMount, NodeAgent, NodeAgentProps, Toleration,
+  CniFlavor, CniPlugin, CniPluginProps, NodeAgent, NodeAgentProps, Toleration,
 } from '../../src';
 
 function synth(props?: CniPluginProps): any[] {
@@ -210,20 +209,7 @@ describe('CniPlugin flavors', () => {
   });
 
   test('custom: your own agent inside the preset\'s host network, priority, tolerations and xtables lock', () => {
-    const flavor = CniFlavor.custom({
-      name: 'my-cni',
-      image: 'registry.example.com/my-cni:1.0.0',
-      capabilities: [{ capability: Capability.NET_ADMIN, reason: 'programs routes' }],
-      runAsRoot: { reason: 'capabilities need root' },
-      liveness: AgentProbe.tcpSocket(9099),
-      readiness: AgentProbe.tcpSocket(9099),
-      installers: [{
-        name: 'install',
-        image: 'registry.example.com/my-cni-installer:1.0.0',
-        runAsRoot: { reason: 'writes into /opt/cni/bin' },
-        hostMounts: [HostMount.readWrite('/opt/cni/bin', 'installs the plugin binary', { type: HostPathVolumeType.DIRECTORY_OR_CREATE })],
-      }],
-    });
+    const flavor = customCniFlavor();
     const m = synthOf((c) => {
       const cni = new CniPlugin(c, 'my-cni', { flavor });
       expect(openFindings(cni).map((f) => f.split(':')[0])).toEqual(['[critical] NA-HOSTPATH-SENSITIVE (install)']);
@@ -253,7 +239,7 @@ describe('CniPlugin overrides', () => {
     expect([same, imageOptional]).toEqual([true, true]);
   });
 
-  test('a prop set by the user wins over the flavor and the preset', () => {
+  test('a prop set by the user wins over the flavor and the preset; lists add to what the agent needs', () => {
     const m = synth({
       image: 'registry.example.com/flannel:v0.28.9',
       tolerations: [Toleration.exists('node.kubernetes.io/not-ready')],
@@ -264,12 +250,19 @@ describe('CniPlugin overrides', () => {
     expect(container(m).image).toEqual('registry.example.com/flannel:v0.28.9');
     expect(podSpec(m).tolerations).toEqual([{ key: 'node.kubernetes.io/not-ready', operator: 'Exists' }]);
     expect(podSpec(m).priorityClassName).toEqual('system-cluster-critical');
-    expect(clusterRules(m)).toEqual([{ apiGroups: [''], resources: ['nodes'], verbs: ['get'] }]);
-    expect(podSpec(m).initContainers).toBeUndefined();
+    expect(clusterRules(m)).toEqual([...NODE_LEVEL_RBAC, { apiGroups: [''], resources: ['nodes'], verbs: ['get'] }]);
+    expect(podSpec(m).initContainers.map((c: any) => c.name)).toEqual(['install-cni-plugin', 'install-cni']);
   });
 
-  test('host mounts given by the user replace the preset\'s; xtablesLockMount() is there to keep it', () => {
+  test('init containers of your own run after the installers; one named as an installer is refused', () => {
+    const m = synth({ initContainers: [{ name: 'sysctl', image: 'registry.example.com/sysctl:1.0.0' }] });
+    expect(podSpec(m).initContainers.map((c: any) => c.name)).toEqual(['install-cni-plugin', 'install-cni', 'sysctl']);
+    expect(() => synth({ initContainers: [{ name: 'install-cni', image: 'registry.example.com/installer:1.0.0' }] })).toThrow(
+      /^\[test\/kube-flannel\] initContainers: your container install-cni has the name install-cni of the container install-cni that CniPlugin always keeps, because its installers write the CNI plugin binaries/);
+  });
+
+  test('host mounts given by the user are added to the agent\'s; xtablesLockMount() given back is rendered once', () => {
     const m = synth({ hostMounts: [CniPlugin.xtablesLockMount()] });
-    expect(hostMounts(m).map((x) => x.hostPath)).toEqual(['/run/xtables.lock']);
+    expect(hostMounts(m).map((x) => x.hostPath)).toEqual(['/run/xtables.lock', '/run/flannel']);
   });
 });

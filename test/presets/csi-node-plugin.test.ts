@@ -2,7 +2,7 @@ import {
   PINNED, SameKeys, acknowledgedRules, chart, container, find, hostMount, hostMounts, kinds, openFindings,
   podSpec, reasonFor, reasonKeys, synthOf,
 } from './preset-helpers';
-import { CsiNodePlugin, CsiNodePluginProps, HostMount, NodeAgent, NodeAgentProps, Toleration } from '../../src';
+import { AgentProbe, CsiNodePlugin, CsiNodePluginProps, HostMount, NodeAgent, NodeAgentProps, Toleration } from '../../src';
 
 function synth(props?: CsiNodePluginProps): any[] {
   return synthOf((c) => new CsiNodePlugin(c, 'csi-node', props));
@@ -192,15 +192,29 @@ describe('CsiNodePlugin overrides', () => {
     expect(container(m, 'node-driver-registrar').image).toEqual('registry.k8s.io/sig-storage/csi-node-driver-registrar:v2.14.0');
   });
 
-  test('sidecars, tolerations and priority given by the user replace the preset\'s', () => {
+  test('tolerations and priority given by the user replace the preset\'s; sidecars are added to the registrar and the liveness probe', () => {
     const m = synth({
       sidecars: [],
       tolerations: [Toleration.exists('node.kubernetes.io/unschedulable')],
       priorityClassName: 'storage-critical',
     });
-    expect(podSpec(m).containers.map((c: any) => c.name)).toEqual(['agent']);
+    expect(podSpec(m).containers.map((c: any) => c.name)).toEqual(['agent', 'node-driver-registrar', 'liveness-probe']);
     expect(podSpec(m).tolerations).toEqual([{ key: 'node.kubernetes.io/unschedulable', operator: 'Exists' }]);
     expect(podSpec(m).priorityClassName).toEqual('storage-critical');
+    const withProxy = synth({ sidecars: [{ name: 'metrics-proxy', image: 'registry.example.com/proxy:1.0.0', liveness: AgentProbe.tcpSocket(8443), readiness: AgentProbe.tcpSocket(8443) }] });
+    expect(podSpec(withProxy).containers.map((c: any) => c.name)).toEqual(['agent', 'node-driver-registrar', 'liveness-probe', 'metrics-proxy']);
+    expect(container(withProxy).livenessProbe.httpGet).toEqual({ path: '/healthz', port: 9898 });
+  });
+
+  test('a sidecar named as one the driver needs is refused, saying why it is kept', () => {
+    expect(() => synth({ sidecars: [{ name: 'node-driver-registrar', image: 'registry.k8s.io/sig-storage/csi-node-driver-registrar:v2.14.0' }] })).toThrow(
+      /^\[test\/csi-node\] sidecars: your container node-driver-registrar has the name node-driver-registrar of the container node-driver-registrar that CsiNodePlugin always keeps, because node-driver-registrar registers the driver with the kubelet .*: leave this one out, or give yours another name$/);
+  });
+
+  test('args replace the hostpath driver\'s but must give the driver its socket', () => {
+    expect(() => synth({ args: ['node'] })).toThrow(
+      /^\[test\/csi-node\] args: none of your args \(nor env\) gives the driver its endpoint unix:\/\/\/csi\/csi\.sock, .* e\.g\. --endpoint=unix:\/\/\/csi\/csi\.sock$/);
+    expect(container(synth({ args: ['node'], env: { CSI_ENDPOINT: 'unix:///csi/csi.sock' } })).args).toEqual(['node']);
   });
 
   test('add* methods add to the preset: an extra read-only host mount', () => {

@@ -179,15 +179,40 @@ describe('LogCollector overrides', () => {
     expect(config(synth(undefined, 'observability')).pipeline.inputs[0].exclude_path).toEqual('/var/log/containers/fluent-bit-*_observability_*.log');
   });
 
-  test('lists given by the user replace the preset\'s: host mounts, tolerations, permissions', () => {
+  test('lists given by the user: host mounts, ports and permissions are added to what the preset needs, tolerations replace its', () => {
     const m = synth({
-      hostMounts: [HostMount.readOnly('/var/log/pods', { reason: 'r' }), HostMount.readWrite('/var/lib/fluent-bit', 'tail DB', { type: HostPathVolumeType.DIRECTORY_OR_CREATE })],
+      hostMounts: [HostMount.readOnly('/var/log/journal', { reason: 'reads the systemd journal' })],
+      ports: [{ name: 'forward', containerPort: 24224 }],
       tolerations: [],
-      clusterPermissions: [{ resources: ['pods'], verbs: ['get'] }],
+      clusterPermissions: [{ resources: ['nodes'], verbs: ['get'] }],
     });
-    expect(hostMounts(m).map((x) => x.hostPath)).toEqual(['/var/log/pods', '/var/lib/fluent-bit']);
+    expect(hostMounts(m).map((x) => x.hostPath)).toEqual(['/var/log', '/var/lib/fluent-bit', '/var/log/journal']);
+    expect(container(m).ports.map((p: any) => p.name)).toEqual(['http', 'forward']);
     expect(podSpec(m).tolerations).toBeUndefined();
-    expect(clusterRules(m)).toEqual([{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }]);
+    expect(clusterRules(m)).toEqual([
+      { apiGroups: [''], resources: ['namespaces', 'pods'], verbs: ['get', 'list', 'watch'] },
+      { apiGroups: [''], resources: ['nodes'], verbs: ['get'] },
+    ]);
+  });
+
+  test('args are added after --config; a --config of your own is refused, pointing at configFiles', () => {
+    expect(container(synth({ args: ['--verbose'] })).args).toEqual(['--config=/fluent-bit/etc/conf/fluent-bit.yaml', '--verbose']);
+    expect(() => synth({ args: ['--config=/etc/other.yaml'] })).toThrow(
+      '[test/fluent-bit] args: your arg --config=/etc/other.yaml has the flag --config of the arg --config=/fluent-bit/etc/conf/fluent-bit.yaml that ' +
+      'LogCollector always keeps, because it points Fluent Bit at its configuration file (set configFiles to give your own fluent-bit.yaml). ' +
+      'The args you set are added to the preset\'s: leave this one out, or give yours another flag');
+  });
+
+  test('a host mount at a path the configuration uses is refused, naming what the preset keeps and why', () => {
+    expect(() => synth({ hostMounts: [HostMount.readWrite('/var/log', 'writes logs', { type: HostPathVolumeType.DIRECTORY })] })).toThrow(
+      '[test/fluent-bit] hostMounts: your host mount /var/log at /var/log (read-write) has the mount path /var/log of the host mount /var/log at ' +
+      '/var/log (read-only) that LogCollector always keeps, because its configuration tails /var/log/containers and keeps its tail database and ' +
+      'buffer in /var/lib/fluent-bit. The hostMounts you set are added to the preset\'s: leave this one out, or give yours another mount path');
+  });
+
+  test('the preset\'s own items given back are rendered once', () => {
+    const m = synth({ hostMounts: [HostMount.readOnly('/var/log', { reason: 'tails container logs (/var/log/containers links to /var/log/pods)' })] });
+    expect(hostMounts(m).map((x) => x.hostPath)).toEqual(['/var/log', '/var/lib/fluent-bit']);
   });
 
   test('add* methods add to the preset\'s lists', () => {

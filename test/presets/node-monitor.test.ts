@@ -2,7 +2,7 @@ import {
   PINNED, SameKeys, acknowledgedRules, chart, container, find, hostMount, hostMounts, kinds, openFindings,
   podSpec, reasonFor, reasonKeys, synthOf,
 } from './preset-helpers';
-import { Justification, NodeAgent, NodeAgentProps, NodeMonitor, NodeMonitorProps, Toleration } from '../../src';
+import { HostMount, Justification, NodeAgent, NodeAgentProps, NodeMonitor, NodeMonitorProps, Toleration } from '../../src';
 
 function synth(props?: NodeMonitorProps): any[] {
   return synthOf((c) => new NodeMonitor(c, 'node-exporter', props));
@@ -139,22 +139,44 @@ describe('NodeMonitor overrides', () => {
     const reason: Justification = { reason: 'process metrics are not wanted' };
     const m = synth({
       image: 'quay.io/prometheus/node-exporter:v1.12.1-distroless',
-      args: ['--path.rootfs=/host/root'],
+      args: ['--collector.systemd'],
       tolerations: [Toleration.everything()],
       priorityClassName: 'system-cluster-critical',
       hostIPC: reason,
     });
     const main = container(m);
     expect(main.image).toEqual('quay.io/prometheus/node-exporter:v1.12.1-distroless');
-    expect(main.args).toEqual(['--path.rootfs=/host/root']);
+    expect(main.args).toEqual([
+      '--path.procfs=/host/proc', '--path.sysfs=/host/sys', '--path.rootfs=/host/root', '--web.listen-address=:9100',
+      '--path.udev.data=/host/root/run/udev/data',
+      '--collector.filesystem.mount-points-exclude=^/(dev|proc|sys|var/lib/docker/.+|var/lib/kubelet/.+)($|/)',
+      '--collector.systemd',
+    ]);
     expect(podSpec(m).tolerations).toEqual([{ operator: 'Exists' }]);
     expect(podSpec(m).priorityClassName).toEqual('system-cluster-critical');
     expect(podSpec(m).hostIPC).toBe(true);
   });
 
-  test('host mounts given by the user replace the preset\'s', () => {
-    const m = synth({ hostMounts: [] });
-    expect(hostMounts(m)).toEqual([]);
+  test('host mounts given by the user are added to the /proc, /sys and / node-exporter reports on', () => {
+    expect(hostMounts(synth({ hostMounts: [] })).map((x) => x.hostPath)).toEqual(['/proc', '/sys', '/']);
+    const m = synthOf((c) => {
+      const agent = new NodeMonitor(c, 'node-exporter', {
+        hostMounts: [HostMount.readOnly('/var/lib/node-exporter', { mountPath: '/textfile', reason: 'reads the textfile collector\'s metrics' })],
+      });
+      // the user's mount voids the preset's acknowledgements of the main container's mounts: the user judges the whole list
+      agent.acknowledge('NA-HOSTPATH-SENSITIVE', '/proc and / are read-only, as nobody', 'agent');
+      agent.acknowledge('NA-RUNTIME-SOCKET', '/ is read-only, as nobody', 'agent');
+    });
+    expect(hostMounts(m).map((x) => x.hostPath)).toEqual(['/proc', '/sys', '/', '/var/lib/node-exporter']);
+  });
+
+  test('args: a default flag of your own replaces the preset\'s; the flags that match its mounts and port are refused', () => {
+    const exclude = '--collector.filesystem.mount-points-exclude=^/(dev|proc|sys)($|/)';
+    const args = container(synth({ args: [exclude] })).args;
+    expect(args.filter((a: string) => a.startsWith('--collector.filesystem.mount-points-exclude='))).toEqual([exclude]);
+    expect(args).toContain('--path.udev.data=/host/root/run/udev/data');
+    expect(() => synth({ args: ['--web.listen-address=:9200'] })).toThrow(
+      /^\[test\/node-exporter\] args: your arg --web.listen-address=:9200 has the flag --web.listen-address of the arg --web.listen-address=:9100 that NodeMonitor always keeps, because .*port 9100/);
   });
 
   test('runAsRoot given by the user drops the preset\'s runAsUser; the user then acknowledges what root implies', () => {

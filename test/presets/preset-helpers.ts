@@ -2,7 +2,8 @@
  * Shared helpers of the preset tests: synthesize one chart strictly and look into its objects.
  */
 import { Chart, Testing } from 'cdk8s';
-import { HostAccessReasons, NodeAgent } from '../../src';
+import { Capability, HostPathVolumeType } from 'cdk8s-plus-28';
+import { AgentProbe, CniFlavor, HostAccessReasons, HostMount, NodeAgent } from '../../src';
 import { synthValid } from '../util/k8s-schema';
 
 /** a fresh chart in a fresh app. */
@@ -115,4 +116,22 @@ export function acknowledgedRules(agent: NodeAgent): string[] {
     .flatMap((w) => w.findings)
     .filter((f) => f.acknowledged && !(f.acknowledgedReason ?? '').startsWith('host-access reason'))
     .map((f) => f.rule))].sort();
+}
+
+/** a custom CNI flavor: its own agent with NET_ADMIN, probes on 9099 and one installer writing /opt/cni/bin. */
+export function customCniFlavor(): CniFlavor {
+  return CniFlavor.custom({
+    name: 'my-cni',
+    image: 'registry.example.com/my-cni:1.0.0',
+    capabilities: [{ capability: Capability.NET_ADMIN, reason: 'programs routes' }],
+    runAsRoot: { reason: 'capabilities need root' },
+    liveness: AgentProbe.tcpSocket(9099),
+    readiness: AgentProbe.tcpSocket(9099),
+    installers: [{
+      name: 'install',
+      image: 'registry.example.com/my-cni-installer:1.0.0',
+      runAsRoot: { reason: 'writes into /opt/cni/bin' },
+      hostMounts: [HostMount.readWrite('/opt/cni/bin', 'installs the plugin binary', { type: HostPathVolumeType.DIRECTORY_OR_CREATE })],
+    }],
+  });
 }

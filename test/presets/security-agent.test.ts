@@ -189,7 +189,7 @@ describe('SecurityAgent overrides', () => {
     expect(() => synth({ containerRuntimeSockets: ['run/crio.sock'] })).toThrow(/\[test\/falco\] containerRuntimeSockets: "run\/crio.sock" must be an absolute host path/);
   });
 
-  test('a prop set by the user wins: image, tolerations, annotations, priority', () => {
+  test('a prop set by the user wins: image, tolerations, priority; annotations are added', () => {
     const m = synth({
       image: 'registry.example.com/falco:0.44.1',
       tolerations: [],
@@ -198,8 +198,24 @@ describe('SecurityAgent overrides', () => {
     });
     expect(container(m).image).toEqual('registry.example.com/falco:0.44.1');
     expect(podSpec(m).tolerations).toBeUndefined();
-    expect(find(m, 'DaemonSet').spec.template.metadata.annotations).toEqual({ 'example.com/team': 'security' });
+    // the AppArmor override the eBPF driver needs is kept beside the user's annotations
+    expect(find(m, 'DaemonSet').spec.template.metadata.annotations).toEqual({
+      'container.apparmor.security.beta.kubernetes.io/agent': 'unconfined', 'example.com/team': 'security',
+    });
     expect(podSpec(m).priorityClassName).toEqual('security-critical');
+  });
+
+  test('env and the AppArmor annotation keep what Falco needs: yours are added, another value for theirs refused', () => {
+    const m = synth({ env: { FALCO_LOG_LEVEL: 'debug' } });
+    expect(container(m).env.filter((e: any) => e.value !== undefined)).toEqual([
+      { name: 'HOST_ROOT', value: '/host' }, { name: 'FALCO_HOSTNAME', value: '$(NODE_NAME)' }, { name: 'FALCO_K8S_NODE_NAME', value: '$(NODE_NAME)' },
+      { name: 'FALCO_LOG_LEVEL', value: 'debug' },
+    ]);
+    expect(() => synth({ env: { HOST_ROOT: '/' } })).toThrow(
+      '[test/falco] env: HOST_ROOT is one of the env SecurityAgent always keeps, because Falco finds the host\'s /proc and /etc under HOST_ROOT and ' +
+      'names the node in its events. The env you set are added to the preset\'s: leave HOST_ROOT out, or give yours another name');
+    expect(() => synth({ podAnnotations: { 'container.apparmor.security.beta.kubernetes.io/agent': 'runtime/default' } }))
+      .toThrow(/podAnnotations: container\.apparmor\.security\.beta\.kubernetes\.io\/agent is one of the podAnnotations SecurityAgent always keeps/);
   });
 
   test('the AppArmor annotation follows the container name', () => {

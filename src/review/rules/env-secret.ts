@@ -32,7 +32,9 @@ export class EnvSecretRule implements IReviewRule {
     'or pods, the Git repository, the CI logs) reads the credential, and rotating it means a new rollout. Key material and cloud access ' +
     'keys are high; other variables named like credentials are medium (the value may be a placeholder, but a placeholder that works is ' +
     'a shared default password).';
-  public readonly fix = 'put the value in a Secret and reference it with valueFrom.secretKeyRef (or mount it as a file)';
+  public readonly fix = 'put the value in a Secret and read it from the Secret\'s key, which is the right way to give a container a credential: ' +
+    'valueFrom.secretKeyRef (on a NodeAgent or preset: envValueFrom: { NAME: EnvValue.fromSecretKey(\'secret\', \'key\') }), or mount ' +
+    'the Secret as files (volumes: [AgentVolume.fromSecret(\'secret\', \'/etc/credentials\')])';
 
   public evaluate(workload: WorkloadContext): RuleViolation[] {
     const violations: RuleViolation[] = [];

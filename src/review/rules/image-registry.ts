@@ -1,4 +1,4 @@
-import { isFrom, parseImage } from '../_image';
+import { isFrom, mirroredImage, parseImage } from '../_image';
 import { containersOf } from '../_workload';
 import { IReviewRule, RuleViolation, WorkloadContext } from '../review-rule';
 import { Severity } from '../severity';
@@ -16,20 +16,29 @@ export class ImageRegistryRule implements IReviewRule {
   public readonly explanation = 'A node agent\'s image runs with host privileges on every node: its registry is part of the node\'s trusted ' +
     'computing base. Allowing only known registries (a mirror you control, the vendor\'s) keeps a typo or a look-alike repository from ' +
     'running there. An allowed entry is a registry host (registry.example.com) or a host and path prefix (docker.io/falcosecurity); ' +
-    'an image without a registry is from docker.io. The rule applies only when the review is given allowed registries.';
+    'an image without a registry is from docker.io. An image from a registry mirror given to the review (registryMirrors; ' +
+    'RegistryMirror declares it for an app), named <mirror>/<registry>/<path>, is judged by the registry it mirrors. The rule applies ' +
+    'only when the review is given allowed registries.';
   public readonly fix = 'pull the image from an allowed registry (mirror it there), or add its registry to the allowed list';
 
   public evaluate(workload: WorkloadContext): RuleViolation[] {
     const allowed = workload.options.allowedRegistries;
     if (allowed === undefined) return [];
     const violations: RuleViolation[] = [];
+    const mirrors = workload.options.registryMirrors ?? [];
+    const list = allowed.length === 0 ? 'none is allowed' : allowed.join(', ');
     for (const c of containersOf(workload)) {
       const image = c.container.image;
       if (typeof image !== 'string' || image.trim() === '') continue; // NA-IMAGE-PINNED reports it
       const ref = parseImage(image);
       if (allowed.some((entry) => isFrom(ref, entry))) continue;
+      // an image from the mirror the workload declares is judged by the registry it mirrors
+      const upstream = mirroredImage(ref, mirrors);
+      if (upstream !== undefined && allowed.some((entry) => isFrom(upstream, entry))) continue;
       violations.push({
-        message: `uses image ${image} from ${ref.registry}, which is not an allowed registry (${allowed.length === 0 ? 'none is allowed' : allowed.join(', ')})`,
+        message: upstream !== undefined
+          ? `uses image ${image}, the mirror's copy of ${upstream.fullName}, and neither the mirror nor ${upstream.registry} is an allowed registry (${list})`
+          : `uses image ${image} from ${ref.registry}, which is not an allowed registry (${list})`,
         container: c.name,
         field: `${c.path}.image`,
       });

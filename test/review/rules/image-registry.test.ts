@@ -34,4 +34,28 @@ describe('NA-IMAGE-REGISTRY: Images come from an allowed registry', () => {
     expect(findingsOf(rule, [agentWithContainer({ image: 'nginx:1.27' })], { allowedRegistries: ['index.docker.io'] })).toEqual([]);
     expect(findingsOf(rule, [agentWithContainer({ image: 'ghcr.io/x/y:1' })])).toEqual([]);
   });
+
+  test('a declared mirror: its copy of an image is judged by the registry it mirrors, with the path prefixes of allowedRegistries', () => {
+    const ds = agent({
+      containers: [
+        goodContainer({ image: 'mirror.example.com/quay.io/prometheus/node-exporter:v1.12.1' }),
+        goodContainer({ name: 'b', image: 'mirror.example.com/docker.io/falcosecurity/falco:0.44.1@sha256:' + 'a'.repeat(64) }),
+        goodContainer({ name: 'c', image: 'mirror.example.com/ghcr.io/acme/agent:1.0' }),
+        goodContainer({ name: 'd', image: 'mirror.example.com/tools/debug:1.0' }),
+      ],
+    });
+    const findings = findingsOf(rule, [ds], { allowedRegistries: ['quay.io', 'docker.io/falcosecurity'], registryMirrors: ['mirror.example.com'] });
+    expect(findings.map((f) => [f.container, f.message])).toEqual([
+      ['c', 'DaemonSet observability/node-agent, container "c": uses image mirror.example.com/ghcr.io/acme/agent:1.0, the mirror\'s copy of ghcr.io/acme/agent, ' +
+        'and neither the mirror nor ghcr.io is an allowed registry (quay.io, docker.io/falcosecurity) (spec.template.spec.containers[2].image)'],
+      // a path under the mirror that names no registry is the mirror's own image, judged as such
+      ['d', 'DaemonSet observability/node-agent, container "d": uses image mirror.example.com/tools/debug:1.0 from mirror.example.com, which is not an ' +
+        'allowed registry (quay.io, docker.io/falcosecurity) (spec.template.spec.containers[3].image)'],
+    ]);
+  });
+
+  test('without the mirror given to the review, a mirrored image is from the mirror', () => {
+    const findings = findingsOf(rule, [agentWithContainer({ image: 'mirror.example.com/quay.io/prometheus/node-exporter:v1.12.1' })], { allowedRegistries: ['quay.io'] });
+    expect(findings.map((f) => f.message)).toEqual([expect.stringContaining('from mirror.example.com, which is not an allowed registry (quay.io)')]);
+  });
 });
