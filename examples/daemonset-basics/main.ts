@@ -3,6 +3,7 @@
 // the hand-written YAML they replace is in the output with the same value; the library adds what production needs
 // (namespace, ServiceAccount, resources, security context), and puts a misplaced `drop: [ALL]` (written beside
 // `capabilities` in the securityContext, where Kubernetes has no such field) in `capabilities`, where it takes effect.
+// One field of section 4.2 is changed, because on a node it would make the section's capabilities do nothing: see below.
 import * as path from 'node:path';
 import { App, Chart } from 'cdk8s';
 import { Capability, HostPathVolumeType, PercentOrAbsolute, TaintEffect } from 'cdk8s-plus-28';
@@ -69,13 +70,24 @@ export class RollingUpdateChart extends Chart {
   }
 }
 
-/** 4.2 least privilege: two capabilities with their reasons, /var/log read-only and typed. */
+/**
+ * 4.2 least privilege: two capabilities with their reasons, /var/log read-only and typed.
+ *
+ * What happens on a node: the section's YAML (`runAsNonRoot: true`, `capabilities.add: [NET_ADMIN, SYS_PTRACE]`) gives
+ * the process neither capability. A real kubelet v1.37.2 with containerd and runc started it with both in the bounding
+ * set but none permitted or effective (CapBnd 0000000000081000, CapPrm 0, CapEff 0, NoNewPrivs 1): Kubernetes sets no
+ * ambient capabilities, so Linux gives a non-root process an added capability only through the file capabilities of the
+ * program it runs (and, with allowPrivilegeEscalation: false, of its entrypoint only). NodeAgent refuses that
+ * combination; the agent runs as root instead, with every other capability dropped, which gives it exactly NET_ADMIN and
+ * SYS_PTRACE. That is the one field that differs from the section (`runAsNonRoot: false`, `runAsUser: 0`), with its reason.
+ */
 export class LeastPrivilegeChart extends Chart {
   constructor(scope: Construct, id: string) {
     super(scope, id);
     new NodeAgent(this, 'node-agent', {
       namespace: 'observability',
       image,
+      runAsRoot: { reason: 'NET_ADMIN and SYS_PTRACE take effect only for root (Kubernetes sets no ambient capabilities); every other capability is dropped' },
       capabilities: [
         { capability: Capability.NET_ADMIN, reason: 'network management only (仅网络管理)' },
         { capability: Capability.SYS_PTRACE, reason: 'process tracing only, as Falco does (仅进程追踪)' },

@@ -115,6 +115,7 @@ export class AgentContainer {
       capabilities.add(grant.capability);
       checkReason(scope, `${this.fieldName('capabilities')} ${grant.capability}`, grant.reason);
     }
+    if (capabilities.size > 0 && !options.runAsRoot) this.refuseInertCapabilities([...capabilities]);
 
     const portNames = new Set<string>();
     const portNumbers = new Set<string>();
@@ -337,6 +338,22 @@ export class AgentContainer {
   /** mount propagation Bidirectional needs a privileged container. */
   public bidirectionalMounts(): string[] {
     return this.hostMounts.filter((m) => m.propagation === kplus().MountPropagation.BIDIRECTIONAL).map((m) => m.hostPath);
+  }
+
+  /**
+   * Added capabilities take effect only for root: Linux gives a non-root process a capability only through ambient
+   * capabilities (Kubernetes sets none) or the file capabilities of the program it executes, and the library cannot see
+   * the image's. So a non-root container with capabilities is refused, never rendered with capabilities that do nothing.
+   */
+  private refuseInertCapabilities(names: string[]): never {
+    const o = this.options;
+    const user = o.runAsUser !== undefined ? `runAsUser: ${o.runAsUser}` : 'runAsNonRoot: true: the image\'s user, which must not be root';
+    const how = o.privileged
+      ? 'a privileged container\'s non-root process gets a capability only by executing a setuid-root program or one whose file carries it'
+      : 'with allowPrivilegeEscalation: false (no_new_privs) a non-root process has a capability only if the file of its entrypoint carries it (setcap)';
+    fail(this.scope, `${this.fieldName('capabilities')}: ${names.join(', ')} would take no effect: the container runs as non-root (${user}), ` +
+      `Kubernetes sets no ambient capabilities, and ${how}, which the library cannot see in the image. To grant them, set ` +
+      `${this.fieldName('runAsRoot')}: { reason: '...' } (root with every other capability dropped gets exactly the added ones), or remove them`);
   }
 
   private fieldName(sub: string): string {

@@ -183,6 +183,13 @@ export interface ContainerSettings {
   /**
    * Linux capabilities to add, each with its reason. All others are dropped. On a preset, the items it needs are kept and these added after them (its props list them).
    *
+   * An added capability takes effect only for root, so a container with capabilities must also set `runAsRoot` (with
+   * its reason): root with every other capability dropped gets exactly the added ones. A non-root container with
+   * capabilities is refused: Kubernetes sets no ambient capabilities, and with `allowPrivilegeEscalation: false` (which
+   * every non-privileged container gets) a non-root process keeps an added capability only if the file of its
+   * entrypoint carries it as a file capability (`setcap`), which the library cannot see in the image. On a real node such
+   * a container had the capabilities in its bounding set and none effective (CapEff 0).
+   *
    * @default - none: every capability is dropped
    */
   readonly capabilities?: CapabilityGrant[];
@@ -196,7 +203,7 @@ export interface ContainerSettings {
   readonly privileged?: Justification;
 
   /**
-   * Run the container as root (UID 0).
+   * Run the container as root (UID 0). Needed for added `capabilities` to take effect.
    *
    * @default - runs as non-root (`runAsNonRoot: true`): the image must define a non-root user or `runAsUser` must be set
    */

@@ -321,7 +321,9 @@ function containerSpec(role: 'main' | 'init' | 'sidecar'): fc.Arbitrary<Containe
     liveness: probes,
     readiness: probes,
     startup: probes,
-  }, { requiredKeys: ['image', 'runAs'] });
+  }, { requiredKeys: ['image', 'runAs'] })
+    // added capabilities take effect only for root, and NodeAgent refuses them on a non-root container
+    .map((c) => (c.capabilities && !('runAsRoot' in c.runAs) ? { ...c, runAs: { runAsRoot: { reason: 'the added capabilities take effect only for root' } } } : c));
 }
 
 function containerOptions(c: ContainerSpec): ContainerOptions {

@@ -362,6 +362,7 @@ describe('the shortcuts synthesis takes give what the long way gives', () => {
         podSecurityVersion: version,
         podAnnotations: { 'container.apparmor.security.beta.kubernetes.io/agent': appArmor },
         capabilities: capability === undefined ? undefined : [{ capability, reason: 'a test capability' }],
+        runAsRoot: capability === undefined ? undefined : { reason: 'the added capability takes effect only for root' },
       });
       acknowledgeAll(agent);
       const daemonSet = only(synthValid(chart), 'DaemonSet');

@@ -474,17 +474,21 @@ describe('host access', () => {
     expect(() => synth({ [field]: { reason: ' ' } })).toThrow(new RegExp(`${field} needs a reason`));
   });
 
-  test('capabilities are added with reasons, all others dropped', () => {
+  test('capabilities are added with reasons, all others dropped, to a root container', () => {
     const manifests = synth({
+      runAsRoot: { reason: 'the added capabilities take effect only for root' },
       capabilities: [
         { capability: Capability.NET_ADMIN, reason: 'network management' },
         { capability: Capability.SYS_PTRACE, reason: 'process tracing' },
       ],
     });
-    expect(mainContainer(manifests).securityContext.capabilities).toEqual({ add: ['NET_ADMIN', 'SYS_PTRACE'], drop: ['ALL'] });
+    expect(mainContainer(manifests).securityContext).toMatchObject({
+      capabilities: { add: ['NET_ADMIN', 'SYS_PTRACE'], drop: ['ALL'] }, runAsUser: 0, runAsNonRoot: false, allowPrivilegeEscalation: false,
+    });
     expect(reasons(manifests)).toEqual([
       { type: 'capability', detail: 'NET_ADMIN', container: 'agent', reason: 'network management' },
       { type: 'capability', detail: 'SYS_PTRACE', container: 'agent', reason: 'process tracing' },
+      { type: 'runAsRoot', detail: 'agent', container: 'agent', reason: 'the added capabilities take effect only for root' },
     ]);
   });
 
@@ -530,7 +534,7 @@ describe('host access', () => {
   test('the namespace is enforced at the level the agent needs', () => {
     const level = (props: Partial<NodeAgentProps>) => find(synth(props), 'Namespace').metadata.labels['pod-security.kubernetes.io/enforce'];
     expect(level({})).toEqual('restricted');
-    expect(level({ capabilities: [{ capability: Capability.CHOWN, reason: 'chowns files' }] })).toEqual('baseline');
+    expect(level({ capabilities: [{ capability: Capability.CHOWN, reason: 'chowns files' }], runAsRoot: { reason: 'CHOWN takes effect only for root' } })).toEqual('baseline');
     expect(level({ hostMounts: [HostMount.readOnly('/var/log', { reason: 'r' })] })).toEqual('privileged');
     // Pod Security reads the AppArmor annotation (policy 1.28): an unconfined container is not baseline
     expect(level({ podAnnotations: { 'container.apparmor.security.beta.kubernetes.io/agent': 'unconfined' } })).toEqual('privileged');
@@ -688,7 +692,7 @@ describe('security review at synth', () => {
 
   test('reasons explain non-critical findings about the privilege they justify', () => {
     const c = chart();
-    const agent = new NodeAgent(c, 'node-agent', { image, capabilities: [{ capability: Capability.NET_ADMIN, reason: 'programs routes' }] });
+    const agent = new NodeAgent(c, 'node-agent', { image, capabilities: [{ capability: Capability.NET_ADMIN, reason: 'programs routes' }], runAsRoot: { reason: 'NET_ADMIN takes effect only for root' } });
     const findings = agent.review().workloads[0].findings.filter((f) => f.rule === 'NA-CAPABILITIES');
     expect(findings).toHaveLength(1);
     expect(findings[0]).toMatchObject({ acknowledged: true });
@@ -929,6 +933,7 @@ describe('queries', () => {
         image,
         hostNetwork: { reason: 'r' },
         capabilities: [{ capability: Capability.SYS_PTRACE, reason: 'b' }, { capability: Capability.NET_ADMIN, reason: 'a' }],
+        runAsRoot: { reason: 'the capabilities take effect only for root' },
         configFiles: { b: '2', a: '1' },
       });
       return app.synthYaml();

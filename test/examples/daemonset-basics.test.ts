@@ -40,7 +40,7 @@ test.each([
   expect(differences(guideFixture(section), daemonSetOf(section))).toEqual([]);
 });
 
-test('section 4.2: every field of the document, with drop placed where Kubernetes expects it', () => {
+test('section 4.2: every field of the document, with drop placed where Kubernetes expects it, and root so that the capabilities take effect', () => {
   const doc = guideFixture('4-2-least-privilege');
   const securityContext = doc.spec.template.spec.containers[0].securityContext;
   // the document lists `drop` beside `capabilities`, a field the API server rejects as unknown.
@@ -50,7 +50,12 @@ test('section 4.2: every field of the document, with drop placed where Kubernete
   delete securityContext.drop;
 
   const ds = daemonSetOf('4-2-least-privilege');
-  expect(differences(doc, ds)).toEqual([]);
+  // the document's runAsNonRoot: true leaves the process none of its added capabilities on a node (CapEff 0 under a
+  // real kubelet): the example runs as root instead, and that is the only difference.
+  expect(differences(doc, ds)).toEqual(['spec.template.spec.containers.0.securityContext.runAsNonRoot: expected true, got false']);
+  expect(ds.spec.template.spec.containers[0].securityContext).toMatchObject({
+    runAsUser: 0, allowPrivilegeEscalation: false, capabilities: { add: ['NET_ADMIN', 'SYS_PTRACE'], drop: ['ALL'] },
+  });
   expect(ds.spec.template.spec.containers[0].securityContext.drop).toBeUndefined();
 });
 
@@ -58,10 +63,10 @@ test('the differences helper reports a changed and a missing field (so the tests
   expect(differences({ a: { b: 1, c: [1] } }, { a: { b: 2 } })).toEqual(['a.b: expected 1, got 2', 'a.c: expected [1], got undefined']);
 });
 
-test('section 4.2: each added capability carries its reason on the DaemonSet', () => {
+test('section 4.2: each added capability, and root, carries its reason on the DaemonSet', () => {
   const ds = daemonSetOf('4-2-least-privilege');
   const reasons = JSON.parse(ds.metadata.annotations['node-agents.cdk8s.io/host-access']);
-  expect(reasons.map((r: any) => `${r.type}:${r.detail}`)).toEqual(['capability:NET_ADMIN', 'capability:SYS_PTRACE', 'hostPath:/var/log (read-only)']);
+  expect(reasons.map((r: any) => `${r.type}:${r.detail}`)).toEqual(['capability:NET_ADMIN', 'capability:SYS_PTRACE', 'hostPath:/var/log (read-only)', 'runAsRoot:agent']);
 });
 
 describe('exercises', () => {

@@ -16,12 +16,13 @@ func main() {
 	chart := cdk8s.NewChart(app, jsii.String("observability"), nil)
 
 	cdk8snodeagents.NewNodeAgent(chart, jsii.String("node-agent"), &cdk8snodeagents.NodeAgentProps{
-		Namespace:    jsii.String("observability"),
-		Image:        jsii.String("registry.example.com/node-agent:1.2.0"),
-		Tolerations:  &[]cdk8snodeagents.Toleration{cdk8snodeagents.Toleration_ControlPlane()},
+		Namespace:   jsii.String("observability"),
+		Image:       jsii.String("registry.example.com/node-agent:1.2.0"),
+		Tolerations: &[]cdk8snodeagents.Toleration{cdk8snodeagents.Toleration_ControlPlane()},
 		Capabilities: &[]*cdk8snodeagents.CapabilityGrant{
 			{Capability: cdk8splus28.Capability_NET_ADMIN, Reason: jsii.String("manages the node network only")},
 		},
+		RunAsRoot: &cdk8snodeagents.Justification{Reason: jsii.String("NET_ADMIN takes effect only for root (Kubernetes sets no ambient capabilities); every other capability is dropped")},
 		HostMounts: &[]cdk8snodeagents.HostMount{
 			cdk8snodeagents.HostMount_ReadOnly(jsii.String("/var/log"), &cdk8snodeagents.ReadOnlyHostMountOptions{
 				Reason: jsii.String("reads node and container logs"),

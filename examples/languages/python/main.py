@@ -3,7 +3,7 @@
 # virtualenv, synthesizes this app and requires YAML identical, byte for byte, to the TypeScript app's.
 from cdk8s import App, Chart
 from cdk8s_plus_28 import Capability
-from cdk8s_node_agents import CapabilityGrant, HostMount, NodeAgent, Toleration
+from cdk8s_node_agents import CapabilityGrant, HostMount, Justification, NodeAgent, Toleration
 from cdk8s_node_agents import LogCollector, LogOutput, SecurityCheck
 
 app = App()
@@ -16,6 +16,7 @@ NodeAgent(
     image="registry.example.com/node-agent:1.2.0",
     tolerations=[Toleration.control_plane()],
     capabilities=[CapabilityGrant(capability=Capability.NET_ADMIN, reason="manages the node network only")],
+    run_as_root=Justification(reason="NET_ADMIN takes effect only for root (Kubernetes sets no ambient capabilities); every other capability is dropped"),
     host_mounts=[HostMount.read_only("/var/log", reason="reads node and container logs")],
 )
 

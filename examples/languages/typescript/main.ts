@@ -14,6 +14,7 @@ new NodeAgent(chart, 'node-agent', {
   image: 'registry.example.com/node-agent:1.2.0',
   tolerations: [Toleration.controlPlane()],
   capabilities: [{ capability: Capability.NET_ADMIN, reason: 'manages the node network only' }],
+  runAsRoot: { reason: 'NET_ADMIN takes effect only for root (Kubernetes sets no ambient capabilities); every other capability is dropped' },
   hostMounts: [HostMount.readOnly('/var/log', { reason: 'reads node and container logs' })],
 });
 

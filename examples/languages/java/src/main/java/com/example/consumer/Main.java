@@ -11,6 +11,7 @@ import org.cdk8s.plus28.Capability;
 
 import com.example.cdk8s.nodeagents.CapabilityGrant;
 import com.example.cdk8s.nodeagents.HostMount;
+import com.example.cdk8s.nodeagents.Justification;
 import com.example.cdk8s.nodeagents.LogCollector;
 import com.example.cdk8s.nodeagents.LogOutput;
 import com.example.cdk8s.nodeagents.NodeAgent;
@@ -31,6 +32,9 @@ public final class Main {
                         .capability(Capability.NET_ADMIN)
                         .reason("manages the node network only")
                         .build()))
+                .runAsRoot(Justification.builder()
+                        .reason("NET_ADMIN takes effect only for root (Kubernetes sets no ambient capabilities); every other capability is dropped")
+                        .build())
                 .hostMounts(List.of(HostMount.readOnly("/var/log", ReadOnlyHostMountOptions.builder()
                         .reason("reads node and container logs")
                         .build())))
