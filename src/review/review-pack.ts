@@ -1,7 +1,7 @@
 import { PodSecurityLevel } from '../model';
 import { IReviewRule } from './review-rule';
 import {
-  AutomountTokenRule, CapabilitiesRule, DedicatedNamespaceRule, DedicatedServiceAccountRule, EnvSecretRule,
+  AutomountTokenRule, CapabilitiesRule, CapabilityInertRule, DedicatedNamespaceRule, DedicatedServiceAccountRule, EnvSecretRule,
   HostAccessReasonRule, HostPathSensitiveRule, HostPathTypeRule, HostPathUnusedRule, HostPathWritableRule,
   ImagePinnedRule, ImageRegistryRule, PodSecurityCheckRule, PriorityClassRule, PrivilegedContainerRule,
   PrivilegeEscalationRule, ProbesRule, RbacAdmissionRule, RbacBroadRule, RbacClusterAdminRule, RbacCsrRule,
@@ -61,6 +61,7 @@ const NODE_AGENT_PRACTICES: IReviewRule[] = [
   new AutomountTokenRule(),
   new PrivilegeEscalationRule(),
   new CapabilitiesRule(),
+  new CapabilityInertRule(),
   new RootGroupRule(),
   new EnvSecretRule(),
   new UpdateStrategyRule(),
@@ -116,15 +117,16 @@ export class ReviewPack {
    * What well-maintained node-agent charts do, and what their users ask for: resources, probes, a priority class for
    * node-critical agents, seccomp, no writable sensitive host paths or runtime sockets, typed host paths, no RBAC right
    * that controls the cluster and no RBAC wildcard, a recorded reason for every host privilege, no unused API token, no
-   * privilege escalation, low-risk capabilities, no root group, no credential written into the manifest, updates that
-   * roll out by themselves.
+   * privilege escalation, low-risk capabilities that can take effect, no root group, no credential written into the
+   * manifest, updates that roll out by themselves.
    */
   public static nodeAgentPractices(): ReviewPack {
     return new ReviewPack(ReviewPack.NODE_AGENT_PRACTICES, NODE_AGENT_PRACTICES,
       'Node-agent practice, from the charts of fluent-bit, Vector, node-exporter, Falco, flannel, Cilium and the EBS CSI driver and ' +
       'their users\' issues: resources and probes; a priority class for node-critical agents; seccomp; no writable sensitive host ' +
       'path and no container runtime socket; typed host paths; no RBAC right that controls the cluster, no RBAC wildcard; a recorded ' +
-      'reason for every host privilege; no unused API token; no privilege escalation; only low-risk capabilities; no root group; no ' +
+      'reason for every host privilege; no unused API token; no privilege escalation; only low-risk capabilities, each able to take ' +
+      'effect; no root group; no ' +
       'credential written into the manifest; updates that roll out by themselves.');
   }
 

@@ -4,7 +4,8 @@
  * The guidance the built-in rules follow: `critical` for root on the node (privileged containers, container runtime
  * sockets, writable `/`, `/etc` or `/var/lib/kubelet`) and control of the cluster (cluster-admin, Secrets cluster-wide,
  * exec into pods, creating pods); `high` for writable host paths, host namespaces without a reason, `latest` images and
- * RBAC rights limited to a namespace; `medium` for missing limits, probes or seccomp and RBAC wildcards; `low` for hygiene.
+ * RBAC rights limited to a namespace; `medium` for missing limits, probes or seccomp, RBAC wildcards and capabilities
+ * that cannot take effect (the agent lacks what it was granted); `low` for hygiene.
  */
 export enum Severity {
   /** hygiene: worth fixing, no direct risk. */

@@ -28,6 +28,7 @@ interface HostAccess {
   mounts?: Mount[];
   container?: string;
   capability?: string;
+  asNonRoot?: 'entrypointOnly' | 'fileCapabilities';
   port?: number;
   protocol?: string;
   via?: string;
@@ -203,6 +204,7 @@ describe('known gaps', () => {
     expect(count((w) => w.hostAccess.filter((h) => h.type === 'privileged').length)).toBeGreaterThan(0);
     expect(count((w) => w.containers.filter((c) => c.literalSecretsInEnv).length)).toBeGreaterThan(0);
     expect(count((w) => w.rbac.flatMap((b) => b.rights ?? []).filter((r) => r.right === 'nodes-write').length)).toBeGreaterThan(0);
+    expect(count((w) => w.hostAccess.filter((h) => h.type === 'capability' && h.asNonRoot).length)).toBeGreaterThan(0);
   });
 
   async function all(): Promise<{ name: string; w: ExpectedWorkload; got: any }[]> {
@@ -371,6 +373,17 @@ describe('known gaps', () => {
     // the GCE PD driver's Linux and Windows node plugins select their OS: no warning
     for (const name of ['gce-pd-csi-node-linux', 'gce-pd-csi-node-windows']) {
       expect((await coverage(name)).flatMap((n) => n.warnings ?? [])).toEqual([]);
+    }
+  });
+
+  test('a capability added to a container that runs as non-root (asNonRoot) is reported by NA-CAPABILITY-INERT, and only those', async () => {
+    for (const { name, w, got } of await all()) {
+      const caps = w.hostAccess.filter((h) => h.type === 'capability' && h.asNonRoot);
+      const expectedFindings = [...new Set(caps.map((h) => `${h.container} ${h.asNonRoot === 'entrypointOnly' ? 'medium' : 'low'}`))].sort();
+      const reported = got.findings.filter((f: any) => f.rule === 'NA-CAPABILITY-INERT');
+      expect(`${name} ${w.name}: ${reported.map((f: any) => `${f.container} ${f.severity}`).sort().join(', ')}`)
+        .toBe(`${name} ${w.name}: ${expectedFindings.join(', ')}`);
+      for (const h of caps) expect(reported.find((f: any) => f.container === h.container).message).toMatch(new RegExp(`adds (\\w+, )*${h.capability}\\b`));
     }
   });
 

@@ -68,11 +68,15 @@ describe('the source document\'s section 4.2 agent', () => {
     for (const m of manifests) expect(validateManifest(m)).toEqual([]);
   });
 
-  test('passes the default packs with every host privilege explained', () => {
+  test('passes the default packs with every host privilege explained, but for its capabilities, which cannot take effect as non-root', () => {
     const report = SecurityReview.review(manifests, { allowedRegistries: ['registry.example.com'] });
     expect(report.workloads).toHaveLength(1);
     const [w] = report.workloads;
-    expect(SecurityReview.openFindings(report, Severity.LOW)).toEqual([]);
+    // runAsNonRoot: true with allowPrivilegeEscalation: false: on a real node the process had CapEff 0
+    expect(SecurityReview.openFindings(report, Severity.LOW).map((f) => [f.rule, f.severity, f.container, f.message])).toEqual([[
+      'NA-CAPABILITY-INERT', Severity.MEDIUM, 'agent',
+      expect.stringContaining('adds NET_ADMIN, SYS_PTRACE but runs as non-root (runAsNonRoot: true and no runAsUser: the image\'s user, which the kubelet requires to be non-root) with allowPrivilegeEscalation: false'),
+    ]]);
     expect(w.podSecurityLevel).toBe('privileged');
     expect(w.hostAccess.map((h) => [h.type, h.detail, h.risk, h.reason])).toEqual([
       ['hostPath', '/var/log (read-only)', 'medium', 'reads node and container logs'],
@@ -84,6 +88,7 @@ describe('the source document\'s section 4.2 agent', () => {
     expect(w.findings.map((f) => [f.rule, f.severity, f.acknowledged, f.acknowledgedReason])).toEqual([
       ['NA-CAPABILITIES', Severity.HIGH, true, 'host-access reason for capability NET_ADMIN: network management only (仅网络管理)'],
       ['NA-CAPABILITIES', Severity.MEDIUM, true, 'host-access reason for capability SYS_PTRACE: process tracing only, as Falco does (仅进程追踪)'],
+      ['NA-CAPABILITY-INERT', Severity.MEDIUM, false, undefined],
       ['PSS-BASELINE-capabilities', Severity.MEDIUM, true,
         'host-access reason for capability NET_ADMIN: network management only (仅网络管理); host-access reason for capability SYS_PTRACE: process tracing only, as Falco does (仅进程追踪)'],
       ['PSS-BASELINE-hostPathVolumes', Severity.MEDIUM, true, 'host-access reason for hostPath /var/log (read-only): reads node and container logs'],
@@ -97,6 +102,7 @@ describe('the source document\'s section 4.2 agent', () => {
     expect(open.map((f) => `${f.severity} ${f.rule}${f.mergedRules ? ` (${f.mergedRules.join(', ')})` : ''} ${f.container ?? '-'}`)).toEqual([
       'high NA-CAPABILITIES (NA-HOST-ACCESS-REASON) agent',
       'medium NA-CAPABILITIES (NA-HOST-ACCESS-REASON) agent',
+      'medium NA-CAPABILITY-INERT agent',
       'medium NA-HOST-ACCESS-REASON agent',
       'medium PSS-BASELINE-capabilities -',
       'medium PSS-BASELINE-hostPathVolumes -',

@@ -64,6 +64,7 @@ describe('pack manifests', () => {
       'NA-AUTOMOUNT-TOKEN:low',
       'NA-PRIVILEGE-ESCALATION:medium',
       'NA-CAPABILITIES:critical by risk',
+      'NA-CAPABILITY-INERT:medium',
       'NA-ROOT-GROUP:low',
       'NA-ENV-SECRET:high',
       'NA-UPDATE-STRATEGY:medium',

@@ -377,7 +377,10 @@ describe('SecurityReview output', () => {
     expect(md).toContain('Host access (3):\n\n- hostPath /var/log (read-only) in container "agent": risk medium\n  - reason: no reason recorded\n  - attacker gains: reads the logs of every pod');
     expect(md).toContain('- hostNetwork: risk high\n  - reason: no reason recorded\n');
     expect(md).toContain('- capability NET_ADMIN in container "agent": risk high\n  - reason: programs routes\n');
-    expect(md).toContain('Open findings (4: 2 high, 2 medium):');
+    expect(md).toContain('Open findings (5: 2 high, 3 medium):');
+    // the pod runs as non-root (65534) with no privilege escalation: NET_ADMIN cannot take effect
+    expect(md).toContain('- [medium] NA-CAPABILITY-INERT: DaemonSet observability/node-agent, container "agent": adds NET_ADMIN but runs as non-root ' +
+      '(runAsUser: 65534 from the pod\'s securityContext) with allowPrivilegeEscalation: false');
     expect(md).toContain('- [high] NA-HOST-ACCESS-REASON: DaemonSet observability/node-agent: takes hostNetwork (risk high) without a reason');
     expect(md).toContain('  - fix: add {"type":"hostNetwork","detail":"","reason":"..."} to the node-agents.cdk8s.io/host-access annotation');
     expect(md).toContain('Acknowledged findings (3):');

@@ -2,6 +2,7 @@
 export * from './api-rejected';
 export * from './automount-token';
 export * from './capabilities';
+export * from './capability-inert';
 export * from './dedicated-namespace';
 export * from './dedicated-service-account';
 export * from './env-secret';
