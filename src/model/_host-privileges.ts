@@ -153,7 +153,9 @@ const ROOT_RISK: FixedRisk = {
   risk: RiskLevel.MEDIUM,
   attackerGains: 'root in the container: whatever else goes wrong (a writable host path, an added capability, a container escape) ' +
     'happens as root, and root-only files on host mounts are readable',
-  saferAlternative: 'set runAsNonRoot: true and a non-zero runAsUser, and grant the specific capability the agent needs instead of root',
+  saferAlternative: 'set runAsNonRoot: true and a non-zero runAsUser, with a group allowed to read what the agent reads (runAsGroup, ' +
+    'supplementalGroups); added capabilities do not replace root (a non-root process gets none of them), so an agent that needs one ' +
+    'stays root with every other capability dropped',
 };
 
 const CONTAINER_ADMINISTRATOR_RISK: FixedRisk = {
@@ -415,8 +417,8 @@ const DESCRIPTORS = {
       risk: RiskLevel.CRITICAL,
       attackerGains: 'every capability, every host device and no seccomp or AppArmor confinement: root on the node ' +
         '(mounts the host disk, loads kernel modules)',
-      saferAlternative: 'drop ALL capabilities and add only those the agent needs, each with a reason, and mount only the host paths it ' +
-        'needs, read-only',
+      saferAlternative: 'drop ALL capabilities and add only those the agent needs, each with a reason (as root: a non-root process gets ' +
+        'none of them), and mount only the host paths it needs, read-only',
     },
     (c) => c.sc.privileged === true,
     PodSecurityCheck.PRIVILEGED,

@@ -28,7 +28,7 @@ const TEXTS: { [check: string]: CheckText } = {
     severity: Severity.CRITICAL,
     title: 'No container is privileged',
     explanation: 'Privileged containers disable most security mechanisms and are root on the node.',
-    fix: 'remove privileged: true and add the capabilities the agent needs instead',
+    fix: 'remove privileged: true and add the capabilities the agent needs instead (to a root container: a non-root process gets none of them)',
   },
   [PodSecurityCheck.CAPABILITIES_BASELINE]: {
     severity: Severity.MEDIUM,
@@ -129,7 +129,8 @@ const TEXTS: { [check: string]: CheckText } = {
   [PodSecurityCheck.CAPABILITIES_RESTRICTED]: {
     severity: Severity.LOW,
     title: 'Containers drop ALL capabilities and add at most NET_BIND_SERVICE',
-    explanation: 'Restricted requires capabilities.drop: [ALL] and allows adding back only NET_BIND_SERVICE.',
+    explanation: 'Restricted requires capabilities.drop: [ALL], allows adding back only NET_BIND_SERVICE, and requires a non-root user, ' +
+      'for whom an added capability takes effect only through the file capabilities of the program (NA-CAPABILITY-INERT).',
     fix: 'set capabilities.drop: [ALL] on every container and add back only what the agent needs',
   },
   [PodSecurityCheck.PROC_MOUNT_RESTRICTED]: {

@@ -15,8 +15,8 @@ export class PrivilegedContainerRule implements IReviewRule {
   public readonly explanation = 'A privileged container has every capability, every host device and no seccomp or AppArmor confinement: ' +
     'it is root on the node. Almost every agent needs only a few capabilities (NET_ADMIN for a network agent, BPF and PERFMON for an ' +
     'eBPF agent) and a few host paths.';
-  public readonly fix = 'remove privileged: true; drop ALL capabilities and add only those the agent needs, each with a reason, and mount ' +
-    'only the host paths it needs, read-only';
+  public readonly fix = 'remove privileged: true; drop ALL capabilities and add only those the agent needs, each with a reason (as root: a ' +
+    'non-root process gets none of them), and mount only the host paths it needs, read-only';
 
   public evaluate(workload: WorkloadContext): RuleViolation[] {
     return containersOf(workload)

@@ -50,8 +50,10 @@ export class RunAsNonRootRule implements IReviewRule {
     'reads root-only files on every host mount and turns any other weakness (a writable host path, an added capability, a kernel bug) ' +
     'into root on the node. runAsNonRoot: true makes the kubelet refuse to start a container whose user is root. In a Windows pod, root ' +
     'is ContainerAdministrator, the user of servercore-based images when runAsUserName names none.';
-  public readonly fix = 'set runAsNonRoot: true and a non-zero runAsUser (on the pod or the container); give the agent the capability it ' +
-    'needs (e.g. DAC_READ_SEARCH to read root-owned logs) instead of root, or acknowledge the finding with the reason root is required';
+  public readonly fix = 'set runAsNonRoot: true and a non-zero runAsUser (on the pod or the container), reaching files the agent reads ' +
+    'through a group allowed to read them (runAsGroup, supplementalGroups); an added capability does not replace root: a non-root ' +
+    'process gets none (Kubernetes sets no ambient capabilities). If the agent needs root, or a capability, which only root gets, ' +
+    'acknowledge the finding with the reason and keep capabilities.drop: [ALL]';
 
   public evaluate(workload: WorkloadContext): RuleViolation[] {
     if (isWindows(workload)) return windowsAdministrators(workload);
