@@ -109,7 +109,11 @@ export interface AgentResources {
  */
 export interface ContainerSettings {
   /**
-   * The entrypoint. On a preset, yours replaces the preset's (its args are still passed).
+   * The entrypoint. On a preset, yours replaces the preset's (its args are still passed). It runs as PID 1 of the
+   * container, which ignores every signal it has no handler for: a shell (`sh -c`) ignores SIGTERM unless it traps it,
+   * so every stop waits the whole `terminationGracePeriod`. Trap it and wait in the background, so the trap runs at
+   * once: `['sh', '-c', 'trap "exit 0" TERM; while true; do ...; sleep 10 & wait $!; done']`, or `exec` a program that
+   * handles SIGTERM.
    *
    * @default - the image's entrypoint
    */

@@ -253,9 +253,12 @@ export interface NodeAgentSettings extends ContainerSettings {
   // ---------------------------------------------------------------- runtime
 
   /**
-   * How long the agent gets to shut down (flush buffers) before it is killed.
+   * How long the agent gets to shut down (flush buffers) after SIGTERM before it is killed: the longest the kubelet
+   * waits, not a delay. An agent that exits on SIGTERM ends the wait at once; one whose PID 1 ignores SIGTERM (a shell
+   * that does not trap it, `exec sleep`) makes every stop, and so every node of a rollout, wait all of it (see `command`).
    *
-   * @default Duration.seconds(30)
+   * @default Duration.seconds(30) - Kubernetes' default, kept: agents that flush on SIGTERM need the time, and a
+   * shorter period would only shorten, not end, the wait for one that ignores SIGTERM
    */
   readonly terminationGracePeriod?: Duration;
 
