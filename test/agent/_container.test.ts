@@ -95,7 +95,9 @@ describe.each<Role>(['main', 'init', 'sidecar'])('the %s container', (role) => {
 test('the check is per container: root with capabilities beside a non-root sidecar without any', () => {
   const chart = new Chart(Testing.app(), 'test');
   new NodeAgent(chart, 'agent', {
-    image, ...ROOT, capabilities: [{ capability: Capability.NET_RAW, reason: 'opens raw sockets' }],
+    image,
+    ...ROOT,
+    capabilities: [{ capability: Capability.NET_RAW, reason: 'opens raw sockets' }],
     sidecars: [{ name: 'exporter', image, runAsUser: 65534 }],
   });
   const containers = synthValid(chart).find((m) => m.kind === 'DaemonSet').spec.template.spec.containers;

@@ -87,11 +87,18 @@ describe('NA-CAPABILITY-INERT: Added capabilities can take effect', () => {
     const user = fc.constantFrom(undefined, 0, 1000);
     const flag = fc.constantFrom(undefined, true, false);
     const settings = fc.record({
-      podUser: user, podNonRoot: flag, user, nonRoot: flag, escalation: flag, privileged: fc.constantFrom(undefined, true),
+      podUser: user,
+      podNonRoot: flag,
+      user,
+      nonRoot: flag,
+      escalation: flag,
+      privileged: fc.constantFrom(undefined, true),
       caps: fc.subarray(['NET_ADMIN', 'SYS_PTRACE', 'CHOWN']),
     });
     fc.assert(fc.property(settings, (s) => {
-      const sc = { runAsUser: s.user, runAsNonRoot: s.nonRoot, allowPrivilegeEscalation: s.privileged ? undefined : s.escalation, privileged: s.privileged };
+      // the API server rejects allowPrivilegeEscalation: false beside privileged: true
+      const escalation = s.privileged ? undefined : s.escalation;
+      const sc = { runAsUser: s.user, runAsNonRoot: s.nonRoot, allowPrivilegeEscalation: escalation, privileged: s.privileged };
       const findings = findingsOf(rule, [pod({ runAsUser: s.podUser, runAsNonRoot: s.podNonRoot }, adding(s.caps, sc))]);
       // the uid: the container's runAsUser, else the pod's; without one, non-root only when runAsNonRoot (the container's, else the pod's) is true
       const uid = s.user ?? s.podUser;
