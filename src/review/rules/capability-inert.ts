@@ -4,7 +4,8 @@ import { IReviewRule, RuleViolation, WorkloadContext } from '../review-rule';
 import { Severity } from '../severity';
 
 /**
- * `NA-CAPABILITY-INERT`: no container adds a capability that it runs as non-root to use, where it cannot take effect.
+ * `NA-CAPABILITY-INERT`: no container that runs as non-root adds capabilities, which a non-root process does not get from
+ * the container runtime.
  *
  * Linux gives a non-root process a capability only through ambient capabilities, which Kubernetes does not set, or the
  * file capabilities of a program it executes (and a setuid-root program makes it root). The container runtime puts the
