@@ -115,7 +115,8 @@ export class AgentContainer {
       capabilities.add(grant.capability);
       checkReason(scope, `${this.fieldName('capabilities')} ${grant.capability}`, grant.reason);
     }
-    if (capabilities.size > 0 && !options.runAsRoot) this.refuseInertCapabilities([...capabilities]);
+    const inert = (options.capabilities ?? []).filter((g) => !g.entrypointFileCapability).map((g) => g.capability);
+    if (inert.length > 0 && !options.runAsRoot) this.refuseInertCapabilities(inert);
 
     const portNames = new Set<string>();
     const portNumbers = new Set<string>();
@@ -255,6 +256,12 @@ export class AgentContainer {
     return this.options.runAsRoot !== undefined;
   }
 
+  /** the capabilities a non-root container gets from its entrypoint's file capabilities, as the user declared. */
+  public entrypointFileCapabilities(): string[] {
+    if (this.options.runAsRoot) return [];
+    return (this.options.capabilities ?? []).filter((g) => g.entrypointFileCapability).map((g) => g.capability);
+  }
+
   /** the reasons this container records for its host privileges. */
   public reasons(): HostAccessReason[] {
     const out: HostAccessReason[] = [];
@@ -353,7 +360,8 @@ export class AgentContainer {
       : 'with allowPrivilegeEscalation: false (no_new_privs) a non-root process has a capability only if the file of its entrypoint carries it (setcap)';
     fail(this.scope, `${this.fieldName('capabilities')}: ${names.join(', ')} would take no effect: the container runs as non-root (${user}), ` +
       `Kubernetes sets no ambient capabilities, and ${how}, which the library cannot see in the image. To grant them, set ` +
-      `${this.fieldName('runAsRoot')}: { reason: '...' } (root with every other capability dropped gets exactly the added ones), or remove them`);
+      `${this.fieldName('runAsRoot')}: { reason: '...' } (root with every other capability dropped gets exactly the added ones); if the ` +
+      'image\'s entrypoint carries a capability as a file capability, declare it with entrypointFileCapability: true; or remove them');
   }
 
   private fieldName(sub: string): string {

@@ -51,6 +51,7 @@ const PORT = struct('AgentPort', {
 export const CAPABILITY_GRANT: Shape = struct('CapabilityGrant', {
   capability: required(string('Capability.NET_ADMIN'), "name it with the Capability enum, e.g. { capability: Capability.NET_ADMIN, reason: '...' }"),
   reason: string(),
+  entrypointFileCapability: boolean(),
 }, { expected: 'a capability with its reason', example: "{ capability: Capability.NET_ADMIN, reason: 'programs the node routes' }" });
 
 const RESOURCES = struct('AgentResources', { cpuRequest: CPU, cpuLimit: CPU, memoryRequest: SIZE, memoryLimit: SIZE }, {

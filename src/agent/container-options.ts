@@ -22,6 +22,18 @@ export interface CapabilityGrant {
   readonly capability: Capability;
   /** one line saying why the agent needs it. */
   readonly reason: string;
+
+  /**
+   * The container's entrypoint carries this capability as a file capability (set in the image with `setcap`, e.g.
+   * `setcap cap_net_bind_service=+ep /usr/bin/agent`), which is how a non-root container gets an added capability: the
+   * runtime puts it in the permitted set of the container's first process, executing the entrypoint keeps it because
+   * the file carries it, and with `allowPrivilegeEscalation: false` no program the entrypoint executes later gains it
+   * unless it had it. The library cannot see the image: say in `reason` which program carries it. The review's
+   * NA-CAPABILITY-INERT finding for the container is then acknowledged with this declaration.
+   *
+   * @default false - the capability takes effect only for root: a non-root container with it is refused
+   */
+  readonly entrypointFileCapability?: boolean;
 }
 
 /**
@@ -191,8 +203,9 @@ export interface ContainerSettings {
    * its reason): root with every other capability dropped gets exactly the added ones. A non-root container with
    * capabilities is refused: Kubernetes sets no ambient capabilities, and with `allowPrivilegeEscalation: false` (which
    * every non-privileged container gets) a non-root process keeps an added capability only if the file of its
-   * entrypoint carries it as a file capability (`setcap`), which the library cannot see in the image. On a real node such
-   * a container had the capabilities in its bounding set and none effective (CapEff 0).
+   * entrypoint carries it as a file capability (`setcap`), which the library cannot see in the image: declare that with
+   * `entrypointFileCapability` on the grant. On a real node a non-root container had its added capabilities in its
+   * bounding set and none effective (CapEff 0).
    *
    * @default - none: every capability is dropped
    */

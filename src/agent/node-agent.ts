@@ -92,6 +92,8 @@ export class NodeAgent extends Construct {
   private readonly pod: AgentPod;
   private readonly identity: AgentIdentity;
   private readonly extraReasons: HostAccessReason[] = [];
+  /** the containers whose declared file capabilities are acknowledged already. */
+  private readonly fileCapabilitiesAcknowledged = new Set<string>();
   private readonly checkedDaemonSet: CheckedApiObject;
   private readonly gate: SynthGate;
 
@@ -173,6 +175,7 @@ export class NodeAgent extends Construct {
       threshold: props.reviewFailOn ?? Severity.HIGH,
     });
     this.node.addValidation({ validate: () => [...identityErrorsOf(this), ...this.gate.checkOncePerSynth()] });
+    this.acknowledgeFileCapabilities();
   }
 
   // ---------------------------------------------------------------- mutators
@@ -200,11 +203,13 @@ export class NodeAgent extends Construct {
   /** adds an init container (run in order, before the agent). */
   public addInitContainer(props: AgentContainerProps): void {
     this.pod.addInitContainer(this.argument('addInitContainer(props)', props, AGENT_CONTAINER_PROPS));
+    this.acknowledgeFileCapabilities();
   }
 
   /** adds a sidecar container. */
   public addSidecar(props: AgentContainerProps): void {
     this.pod.addSidecar(this.argument('addSidecar(props)', props, AGENT_CONTAINER_PROPS));
+    this.acknowledgeFileCapabilities();
   }
 
   /** grants the ServiceAccount a cluster-wide RBAC rule (creates the ClusterRole and its binding). */
@@ -360,6 +365,21 @@ export class NodeAgent extends Construct {
     if (mirror === undefined) return undefined;
     const images = [...new Set(this.pod.allContainers().map((c) => c.image))].sort();
     return JSON.stringify({ mirror: mirror.mirror, images: Object.fromEntries(images.map((i) => [i, mirror.rewrite(i)])) });
+  }
+
+  /**
+   * A non-root container's capabilities take effect only through its entrypoint's file capabilities, which the review
+   * cannot see (NA-CAPABILITY-INERT): where the user declared them (`entrypointFileCapability`), the declaration accepts
+   * the finding for that container.
+   */
+  private acknowledgeFileCapabilities(): void {
+    for (const c of this.pod.allContainers()) {
+      const declared = c.entrypointFileCapabilities();
+      if (declared.length === 0 || this.fileCapabilitiesAcknowledged.has(c.name)) continue;
+      this.fileCapabilitiesAcknowledged.add(c.name);
+      this.acknowledge('NA-CAPABILITY-INERT', `declared with entrypointFileCapability: the entrypoint's file carries ${declared.join(', ')} ` +
+        'as file capabilities', c.name);
+    }
   }
 
   private acknowledgementsAnnotation(): string | undefined {

@@ -3,7 +3,7 @@
 // cannot see): NodeAgent renders capabilities on root containers only and refuses them, with the fix, on every other.
 import { Chart, Testing } from 'cdk8s';
 import { Capability } from 'cdk8s-plus-28';
-import { AgentContainerProps, ContainerOptions, HostAccessReasons, NodeAgent } from '../../src';
+import { Acknowledgements, AgentContainerProps, ContainerOptions, HostAccessReasons, NodeAgent } from '../../src';
 import { errorOf } from '../util/errors';
 import { synthValid } from '../util/k8s-schema';
 
@@ -58,7 +58,41 @@ describe.each<Role>(['main', 'init', 'sidecar'])('the %s container', (role) => {
     expect(message).toContain('runs as non-root (runAsNonRoot: true: the image\'s user, which must not be root)');
     expect(message).toContain('Kubernetes sets no ambient capabilities');
     expect(message).toContain('with allowPrivilegeEscalation: false (no_new_privs) a non-root process has a capability only if the file of its entrypoint carries it (setcap), which the library cannot see in the image');
-    expect(message).toContain(`set ${field(role, 'runAsRoot')}: { reason: '...' } (root with every other capability dropped gets exactly the added ones), or remove them`);
+    expect(message).toContain(`set ${field(role, 'runAsRoot')}: { reason: '...' } (root with every other capability dropped gets exactly the added ones); ` +
+      'if the image\'s entrypoint carries a capability as a file capability, declare it with entrypointFileCapability: true; or remove them');
+  });
+
+  test.each(EVERY_CAPABILITY)('%s declared as the entrypoint\'s file capability: rendered on the non-root container, the review\'s finding accepted', (capability) => {
+    const { chart } = agentWith(role, { runAsUser: 1000, capabilities: [{ capability, reason: `/usr/bin/agent carries ${capability}`, entrypointFileCapability: true }] });
+    const manifests = synthValid(chart);
+    const sc = containerOf(manifests, role).securityContext;
+    expect(sc).toMatchObject({ runAsUser: 1000, runAsNonRoot: true, allowPrivilegeEscalation: false, capabilities: { add: [capability], drop: ['ALL'] } });
+    const agent = chart.node.findChild('agent') as NodeAgent;
+    const inert = agent.review().workloads[0].findings.filter((f) => f.rule === 'NA-CAPABILITY-INERT');
+    expect(inert.map((f) => [f.container, f.severity, f.acknowledged, f.acknowledgedReason])).toEqual([[
+      name, 'medium', true, `declared with entrypointFileCapability: the entrypoint's file carries ${capability} as file capabilities`,
+    ]]);
+    // the acknowledgement travels with the manifest, for reviews of the YAML
+    const acks = Acknowledgements.parse(manifests.find((m) => m.kind === 'DaemonSet').metadata.annotations);
+    expect(acks.filter((a) => a.rule === 'NA-CAPABILITY-INERT').map((a) => a.container)).toEqual([name]);
+  });
+
+  test('only the undeclared capabilities are refused', () => {
+    const message = errorOf(() => agentWith(role, {
+      capabilities: [
+        { capability: Capability.NET_BIND_SERVICE, reason: '/usr/bin/agent carries it', entrypointFileCapability: true },
+        { capability: Capability.NET_ADMIN, reason: 'routes' },
+      ],
+    }));
+    expect(message).toContain(`${field(role, 'capabilities')}: NET_ADMIN would take no effect`);
+  });
+
+  test('declared on a root container: rendered, nothing to accept (root gets the capability anyway)', () => {
+    const { chart } = agentWith(role, { ...ROOT, capabilities: [{ capability: Capability.NET_ADMIN, reason: 'routes', entrypointFileCapability: true }] });
+    const manifests = synthValid(chart);
+    expect(containerOf(manifests, role).securityContext.capabilities.add).toEqual(['NET_ADMIN']);
+    const acks = Acknowledgements.parse(manifests.find((m) => m.kind === 'DaemonSet').metadata.annotations);
+    expect(acks.filter((a) => a.rule === 'NA-CAPABILITY-INERT')).toEqual([]);
   });
 
   test.each([

@@ -73,6 +73,8 @@ describe('values of the wrong type', () => {
       "[test/node-agent] ports[metrics].hostPort must be an object with the port and the reason (e.g. { port: 9100, reason: 'scraped on the node address' }), got 9100"],
     ["linuxOnly: 'false' (was: Linux only)", { linuxOnly: 'false' }, '[test/node-agent] linuxOnly must be true or false, got "false": write false without quotes'],
     ["createNamespace: 'no'", { createNamespace: 'no' }, '[test/node-agent] createNamespace must be true or false, got "no"'],
+    ["entrypointFileCapability: 'yes'", { capabilities: [{ capability: 'NET_ADMIN', reason: 'r', entrypointFileCapability: 'yes' }] },
+      '[test/node-agent] capabilities[0].entrypointFileCapability must be true or false, got "yes"'],
     ["readOnlyRootFilesystem: 'false'", { readOnlyRootFilesystem: 'false' }, '[test/node-agent] readOnlyRootFilesystem must be true or false, got "false": write false without quotes'],
     ["revisionHistoryLimit: '5'", { revisionHistoryLimit: '5' }, '[test/node-agent] revisionHistoryLimit must be a number (e.g. 10), got "5": write 5 without quotes'],
     ["runAsUser: '1000'", { runAsUser: '1000' }, '[test/node-agent] runAsUser must be a number (e.g. 65534), got "1000": write 1000 without quotes'],
