@@ -359,7 +359,7 @@ export class AgentContainer {
       ? 'a privileged container\'s non-root process gets a capability only by executing a setuid-root program or one whose file carries it'
       : 'with allowPrivilegeEscalation: false (no_new_privs) a non-root process has a capability only if the file of its entrypoint carries it (setcap)';
     fail(this.scope, `${this.fieldName('capabilities')}: ${names.join(', ')} would take no effect: the container runs as non-root (${user}), ` +
-      `Kubernetes sets no ambient capabilities, and ${how}, which the library cannot see in the image. To grant them, set ` +
+      `Kubernetes sets no ambient capabilities, and ${how}, which the library cannot see in the image. To grant them, write ` +
       `${this.fieldName('runAsRoot')}: { reason: '...' } (root with every other capability dropped gets exactly the added ones); if the ` +
       'image\'s entrypoint carries a capability as a file capability, declare it with entrypointFileCapability: true; or remove them');
   }

@@ -58,7 +58,7 @@ describe.each<Role>(['main', 'init', 'sidecar'])('the %s container', (role) => {
     expect(message).toContain('runs as non-root (runAsNonRoot: true: the image\'s user, which must not be root)');
     expect(message).toContain('Kubernetes sets no ambient capabilities');
     expect(message).toContain('with allowPrivilegeEscalation: false (no_new_privs) a non-root process has a capability only if the file of its entrypoint carries it (setcap), which the library cannot see in the image');
-    expect(message).toContain(`set ${field(role, 'runAsRoot')}: { reason: '...' } (root with every other capability dropped gets exactly the added ones); ` +
+    expect(message).toContain(`write ${field(role, 'runAsRoot')}: { reason: '...' } (root with every other capability dropped gets exactly the added ones); ` +
       'if the image\'s entrypoint carries a capability as a file capability, declare it with entrypointFileCapability: true; or remove them');
   });
 

@@ -74,7 +74,9 @@ const TRIGGERS: Trigger[] = [
   // the synth gate: a privilege without its reason, a finding at the threshold
   { name: 'a host namespace patched in without a reason', when: synthOf((a) => a.daemonSet.addJsonPatch(JsonPatch.add('/spec/template/spec/hostPID', true))) },
   { name: 'a host path patched in without a reason', when: synthOf(patchHostPath) },
-  { name: 'a review finding of a container at the threshold', when: synthOf(() => undefined, { capabilities: [{ capability: Capability.SYS_ADMIN, reason: 'mounts filesystems' }] }) },
+  { name: 'a review finding of a container at the threshold', when: synthOf(() => undefined, {
+    capabilities: [{ capability: Capability.SYS_ADMIN, reason: 'mounts filesystems' }], runAsRoot: { reason: 'SYS_ADMIN takes effect only for root' },
+  }) },
   // SecurityCheck over hand-written objects
   { name: 'SecurityCheck: a finding on a hand-written object', when: () => checkApp((c) => new ApiObject(c, 'ds', HAND_WRITTEN)) },
   { name: 'SecurityCheck: an acknowledgement of a rule no pack has', when: () => checkApp((c) => SecurityCheck.acknowledge(c, 'ORG-NO-SUCH-RULE', 'checked by hand')) },
@@ -93,6 +95,7 @@ const TRIGGERS: Trigger[] = [
   { name: 'LogOutput.custom with a non-object', when: () => LogOutput.custom('http' as any), literal: '{ [key: string]: string }' },
   { name: 'CniFlavor.custom without options', when: () => CniFlavor.custom(undefined as any), literal: 'L.CniFlavorOptions' },
   // props
+  { name: 'a capability on a non-root container', when: () => agentWith({ capabilities: [{ capability: Capability.NET_ADMIN, reason: 'routes' }] }), literal: 'L.ContainerOptions' },
   { name: 'a capability that is not a name', when: () => agentWith({ capabilities: [{ capability: 'NET_ADMN', reason: 'r' }] }) },
   { name: 'a capability without its name', when: () => agentWith({ capabilities: [{ reason: 'r' }] }), literal: 'L.CapabilityGrant' },
   { name: 'hostMounts that are not a list', when: () => agentWith({ hostMounts: 'x' }), literal: 'L.HostMount[]' },
