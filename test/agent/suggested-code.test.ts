@@ -74,9 +74,12 @@ const TRIGGERS: Trigger[] = [
   // the synth gate: a privilege without its reason, a finding at the threshold
   { name: 'a host namespace patched in without a reason', when: synthOf((a) => a.daemonSet.addJsonPatch(JsonPatch.add('/spec/template/spec/hostPID', true))) },
   { name: 'a host path patched in without a reason', when: synthOf(patchHostPath) },
-  { name: 'a review finding of a container at the threshold', when: synthOf(() => undefined, {
-    capabilities: [{ capability: Capability.SYS_ADMIN, reason: 'mounts filesystems' }], runAsRoot: { reason: 'SYS_ADMIN takes effect only for root' },
-  }) },
+  {
+    name: 'a review finding of a container at the threshold',
+    when: synthOf(() => undefined, {
+      capabilities: [{ capability: Capability.SYS_ADMIN, reason: 'mounts filesystems' }], runAsRoot: { reason: 'SYS_ADMIN takes effect only for root' },
+    }),
+  },
   // SecurityCheck over hand-written objects
   { name: 'SecurityCheck: a finding on a hand-written object', when: () => checkApp((c) => new ApiObject(c, 'ds', HAND_WRITTEN)) },
   { name: 'SecurityCheck: an acknowledgement of a rule no pack has', when: () => checkApp((c) => SecurityCheck.acknowledge(c, 'ORG-NO-SUCH-RULE', 'checked by hand')) },
