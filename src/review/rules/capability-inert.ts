@@ -1,5 +1,6 @@
 import { HostAccess } from '../../model';
-import { ContainerInfo, containersOf, isWindows, list, obj, podSecurityContext } from '../_workload';
+import { stringItems } from '../../model/_pod-spec';
+import { ContainerInfo, containersOf, isWindows, obj, podSecurityContext } from '../_workload';
 import { IReviewRule, RuleViolation, WorkloadContext } from '../review-rule';
 import { Severity } from '../severity';
 
@@ -41,8 +42,9 @@ export class CapabilityInertRule implements IReviewRule {
     const violations: RuleViolation[] = [];
     for (const c of containersOf(workload)) {
       const field = `${c.path}.securityContext.capabilities.add`;
-      const added = [...new Set(list(obj(c.sc.capabilities, `${c.path}.securityContext.capabilities`).add, field)
-        .map((raw) => HostAccess.normalizeCapability(String(raw))))];
+      // an empty name (`add: [null]` is stored as [""]) adds no capability
+      const added = [...new Set(stringItems(obj(c.sc.capabilities, `${c.path}.securityContext.capabilities`).add, field)
+        .filter((raw) => raw.trim() !== '').map((raw) => HostAccess.normalizeCapability(raw)))];
       if (added.length === 0) continue;
       const user = nonRootUser(c, pod);
       if (user === undefined) continue;
