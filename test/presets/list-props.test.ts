@@ -179,6 +179,8 @@ const VARIANTS: Variant[] = [
       ]));
       expect(container(m).ports[0]).toEqual({ name: 'metrics', containerPort: 9100, hostPort: 9100, protocol: 'TCP' });
     },
+    // node-exporter runs as 65534: an added capability would take no effect there (a non-root process gets none)
+    refuses: { capabilities: /^\[test\/node-exporter\] capabilities: AUDIT_WRITE would take no effect: the container runs as non-root \(runAsUser: 65534\)/ },
   },
   {
     name: 'CniPlugin flannel',
