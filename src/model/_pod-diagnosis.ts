@@ -105,7 +105,7 @@ export function diagnosePod(pod: any, node: any, allEvents: any[]): PodDiagnosis
     return {
       state: DaemonSetNodeState.IMAGE_PULL,
       reason: str(w.reason),
-      message: `pod ${name}: ${containerLabel(pulling)} cannot pull image ${pulling.image}: ${str(w.message) || str(w.reason)}${error}; check the image name and tag and the pull secret (imagePullSecrets) for the registry`,
+      message: `pod ${name}: ${containerLabel(pulling)} cannot pull image ${pulling.image}: ${str(w.message) || str(w.reason)}${error}; ${pullAdvice(str(w.reason))}`,
       stuck: true,
     };
   }
@@ -200,4 +200,16 @@ function mountHint(pod: any, failure: EventView, node: any): string {
   if (type === '' || type === 'DirectoryOrCreate' || type === 'FileOrCreate') return '';
   return ` (volume ${volumeName} is hostPath ${str(hostPath.path)} of type ${type}: it must already exist as that type on node ` +
     `${str(node?.metadata?.name)}; create it there, or keep the agent off nodes without it)`;
+}
+
+/**
+ * What to do about an image the kubelet cannot start a container from, by its waiting reason
+ * (pkg/kubelet/images/types.go): with pull policy Never nothing is pulled, so names and pull secrets are beside the point.
+ */
+function pullAdvice(reason: string): string {
+  if (reason === 'ErrImageNeverPull') {
+    return 'with imagePullPolicy Never the kubelet never pulls: load the image into the node\'s container runtime, or set imagePullPolicy to IfNotPresent';
+  }
+  if (reason === 'InvalidImageName') return 'the image reference is not valid: fix the image name';
+  return 'check the image name and tag and the pull secret (imagePullSecrets) for the registry';
 }

@@ -78,6 +78,9 @@ test('image not on the node with pull policy Never: ErrImageNeverPull', async ()
   console.log(`status on the real node, never-pull: ${JSON.stringify(line)}`);
   expect(line).toMatchObject({ state: 'image-pull', reason: 'ErrImageNeverPull' });
   expect(line.message).toContain(waiting(pod).message);
+  // nothing is pulled with policy Never: the advice is the node's image or the policy, not the registry's credentials
+  expect(line.message).toContain('load the image into the node\'s container runtime, or set imagePullPolicy to IfNotPresent');
+  expect(line.message).not.toContain('imagePullSecrets');
 });
 
 test('a container that keeps exiting: the kubelet backs off restarting it (CrashLoopBackOff), status says crash-loop', async () => {

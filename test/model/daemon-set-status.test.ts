@@ -293,6 +293,23 @@ describe('a rollout to a new image', () => {
     expect(stateOf(r, 'kind-worker').message).toBe(`pod node-agent-q2w9z: container agent cannot pull image ${NEW_IMAGE}: ${waitingMessage}; ` +
       'check the image name and tag and the pull secret (imagePullSecrets) for the registry');
   });
+
+  test('ErrImageNeverPull (the kubelet v1.37.2 message, seen on the real node): nothing is pulled, so the fix is the node\'s image or the policy', () => {
+    const waitingMessage = `Container image "${NEW_IMAGE}" is not present with pull policy of Never`;
+    const r = rollout({ reason: 'ErrImageNeverPull', message: waitingMessage }, (p) => [
+      event(p, { reason: 'ErrImageNeverPull', message: waitingMessage, count: 3, last: '2025-06-02T09:09:55Z', fieldPath: 'spec.containers{agent}' }),
+    ]);
+    const w1 = stateOf(r, 'kind-worker');
+    expect(w1).toMatchObject({ state: 'image-pull', reason: 'ErrImageNeverPull', stuck: true });
+    expect(w1.message).toBe(`pod node-agent-q2w9z: container agent cannot pull image ${NEW_IMAGE}: ${waitingMessage}; with imagePullPolicy Never the ` +
+      'kubelet never pulls: load the image into the node\'s container runtime, or set imagePullPolicy to IfNotPresent');
+    expect(w1.message).not.toContain('imagePullSecrets');
+  });
+
+  test('InvalidImageName: the reference is the problem, not the registry', () => {
+    const r = rollout({ reason: 'InvalidImageName', message: `Failed to apply default image tag "${NEW_IMAGE}:": couldn't parse image name` }, () => []);
+    expect(stateOf(r, 'kind-worker').message).toMatch(/; the image reference is not valid: fix the image name$/);
+  });
 });
 
 describe('crash-loop', () => {
