@@ -6,7 +6,8 @@
 //   node scripts/prometheus-crds.js check    regenerates into a temporary file and fails if the committed one differs
 //   node scripts/prometheus-crds.js paths    prints the verified CRD files' paths
 //
-// The integration suite (test/cluster/metrics.test.ts) installs the same verified files with crdFiles().
+// The integration suite (test/cluster/metrics.test.ts) installs the same verified files with crdFiles(), and holds the
+// committed file to generate().
 'use strict';
 const { execFileSync } = require('node:child_process');
 const crypto = require('node:crypto');
@@ -67,7 +68,7 @@ function generate() {
   }
 }
 
-module.exports = { MODULE, VERSION, CRDS, GENERATED, crdFiles };
+module.exports = { MODULE, VERSION, CRDS, GENERATED, crdFiles, generate };
 
 if (require.main === module) {
   const command = process.argv[2];

@@ -6,7 +6,7 @@ import { Chart, Testing } from 'cdk8s';
 import { Protocol } from 'cdk8s-plus-28';
 import { applyAll, resetCluster } from './cluster';
 import { Kube, ok } from './kube';
-import { installPrometheusCrds, PROMETHEUS_OPERATOR_VERSION, removePrometheusCrds } from './prometheus-crds';
+import { generatedConstructs, installPrometheusCrds, PROMETHEUS_OPERATOR_VERSION, removePrometheusCrds } from './prometheus-crds';
 import { LogCollector, MetricsMonitor, NodeAgent, NodeMonitor } from '../../src';
 import { synthValid } from '../util/k8s-schema';
 
@@ -25,6 +25,13 @@ afterAll(async () => {
   await resetCluster(kube);
   await removePrometheusCrds(kube);
 }, 180_000);
+
+test('the committed constructs are what cdk8s import generates from the pinned CRDs (node scripts/prometheus-crds.js import)', () => {
+  const { generated, committed } = generatedConstructs();
+  expect(committed).toContain('export class ServiceMonitor extends ApiObject');
+  expect(committed).toContain('export class PodMonitor extends ApiObject');
+  expect(committed === generated).toBe(true);
+}, 120_000);
 
 /** every preset that serves metrics, with each kind of monitor, and a plain NodeAgent naming its port. */
 const CASES: Array<[string, string, (c: Chart) => void]> = [

@@ -1,10 +1,17 @@
 // The Prometheus operator's ServiceMonitor and PodMonitor CRDs on the local control plane: the files of the pinned
 // operator module (scripts/prometheus-crds.js downloads it through the Go module proxy and checks each file's sha256),
 // installed as `kubectl apply --server-side` does, and removed again.
+import * as fs from 'fs';
 import { Kube, eventually, ok, readManifests } from './kube';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { crdFiles, VERSION } = require('../../scripts/prometheus-crds.js') as { crdFiles: () => string[]; VERSION: string };
+const script = require('../../scripts/prometheus-crds.js') as { crdFiles: () => string[]; generate: () => string; GENERATED: string; VERSION: string };
+const { crdFiles, VERSION } = script;
+
+/** what `cdk8s import` makes of the pinned CRDs, and the committed file that must be it. */
+export function generatedConstructs(): { generated: string; committed: string; file: string } {
+  return { generated: script.generate(), committed: fs.readFileSync(script.GENERATED, 'utf8'), file: script.GENERATED };
+}
 
 /** the operator version the CRDs come from. */
 export const PROMETHEUS_OPERATOR_VERSION = VERSION;
