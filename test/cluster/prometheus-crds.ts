@@ -1,6 +1,8 @@
 // The Prometheus operator's ServiceMonitor and PodMonitor CRDs on the local control plane: the files of the pinned
 // operator module (scripts/prometheus-crds.js downloads it through the Go module proxy and checks each file's sha256),
-// installed as `kubectl apply --server-side` does, and removed again.
+// installed as `kubectl apply --server-side` does, and removed again: each file that applies a custom resource (the
+// example outputs, the metrics objects) installs them in its beforeAll and removes them in its afterAll, which the
+// suite's --runInBand keeps apart.
 import * as fs from 'fs';
 import { Kube, eventually, ok, readManifests } from './kube';
 
