@@ -1,9 +1,11 @@
 // Observability agents on every node, each a preset of cdk8s-node-agents with its defaults: a log
 // collector (Fluent Bit) shipping to Loki, a node monitor (node-exporter) and a runtime security agent
 // (Falco, least-privileged modern eBPF). Each agent gets its own namespace, labelled for Pod Security
-// admission, so that the privileges one needs are not granted to the others' namespaces.
+// admission, so that the privileges one needs are not granted to the others' namespaces. The node monitor and the log
+// collector are scraped by a Prometheus operator (its CRDs installed in the cluster): a ServiceMonitor each, and for the
+// log collector a NetworkPolicy admitting only Prometheus, from the monitoring namespace, to its metrics port.
 import { App, Chart } from 'cdk8s';
-import { LogCollector, LogOutput, NodeMonitor, SecurityAgent, SecurityCheck } from 'cdk8s-node-agents';
+import { LogCollector, LogOutput, MetricsMonitor, NodeMonitor, SecurityAgent, SecurityCheck } from 'cdk8s-node-agents';
 import { Construct } from 'constructs';
 
 /** the three observability agents, one namespace each. */
@@ -22,6 +24,18 @@ export class ObservabilityChart extends Chart {
       output: LogOutput.loki('http://loki-gateway.logging.svc'),
     });
     this.metrics = new NodeMonitor(this, 'node-exporter', { namespace: 'monitoring' });
+    // kube-prometheus-stack's Prometheus selects the monitors labelled with its release name.
+    const release = { release: 'kube-prometheus-stack' };
+    this.metrics.addMetricsMonitor(MetricsMonitor.serviceMonitor({ interval: '30s', scrapeTimeout: '10s', labels: release }));
+    this.logs.addMetricsMonitor(MetricsMonitor.serviceMonitor({
+      interval: '30s',
+      labels: release,
+      // node-exporter runs on the host network, where no NetworkPolicy applies: only the log collector gets one
+      allowFrom: {
+        namespaceLabels: { 'kubernetes.io/metadata.name': 'monitoring' },
+        podLabels: { 'app.kubernetes.io/name': 'prometheus' },
+      },
+    }));
     this.security = new SecurityAgent(this, 'falco', { namespace: 'falco' });
   }
 }

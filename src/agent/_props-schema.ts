@@ -12,6 +12,7 @@ import { AgentVolume } from './agent-volume';
 import { EnvSource } from './env-source';
 import { EnvValue } from './env-value';
 import { HostMount } from './host-mount';
+import { MetricsMonitor } from './metrics-monitor';
 import { NodeRequirement } from './node-requirement';
 import { Toleration } from './toleration';
 import { AgentUpdateStrategy } from './update-strategy';
@@ -29,6 +30,7 @@ const stringMap = (expected: string, example: string) => map(string(), expected,
 export const TOLERATION: Shape = instance((v) => v instanceof Toleration,
   'created with Toleration.controlPlane(), exists(), equal(), allNoSchedule() or everything()');
 export const HOST_MOUNT: Shape = instance((v) => v instanceof HostMount, 'created with HostMount.readOnly() or HostMount.readWrite()');
+export const METRICS_MONITOR: Shape = instance((v) => v instanceof MetricsMonitor, 'created with MetricsMonitor.serviceMonitor() or podMonitor()');
 export const PROBE: Shape = instance((v) => v instanceof AgentProbe, 'a probe created with AgentProbe.httpGet(), tcpSocket() or exec()');
 const REQUIREMENT = instance((v) => v instanceof NodeRequirement,
   'created with NodeRequirement.isIn(), notIn(), exists(), doesNotExist(), greaterThan(), lessThan(), named() or notNamed()');

@@ -5,6 +5,7 @@ export * from './container-options';
 export * from './env-source';
 export * from './env-value';
 export * from './host-mount';
+export * from './metrics-monitor';
 export * from './node-agent';
 export * from './node-agent-props';
 export * from './node-requirement';

@@ -4,13 +4,15 @@ import { AgentPod } from './_agent-pod';
 import { identityErrorsOf } from './_app-identity';
 import { CheckedApiObject, renderUnchecked } from './_checked-api-object';
 import { AgentIdentity } from './_identity';
+import { addMetrics } from './_metrics';
 import { AgentNamespace } from './_namespace';
-import { ACCESS_RULE, AGENT_CONTAINER_PROPS, checkArgument, checkProps, HOST_ACCESS_REASON, HOST_MOUNT, Shape, TOLERATION } from './_props-schema';
+import { ACCESS_RULE, AGENT_CONTAINER_PROPS, checkArgument, checkProps, HOST_ACCESS_REASON, HOST_MOUNT, METRICS_MONITOR, Shape, TOLERATION } from './_props-schema';
 import { SynthGate } from './_synth-gate';
 import { checkAbsolutePath, checkDnsLabel, checkDnsSubdomain, checkLabelKey, checkLabelValue, checkReason, fail, hasOwn, show } from './_validate';
 import { AccessRule } from './access-rule';
 import { AgentContainerProps } from './container-options';
 import { HostMount } from './host-mount';
+import { AgentMetricsObjects, MetricsMonitor } from './metrics-monitor';
 import { NodeAgentProps } from './node-agent-props';
 import { RegistryMirror } from './registry-mirror';
 import { SecurityCheck } from './security-check';
@@ -96,6 +98,8 @@ export class NodeAgent extends Construct {
   private readonly fileCapabilitiesAcknowledged = new Set<string>();
   private readonly checkedDaemonSet: CheckedApiObject;
   private readonly gate: SynthGate;
+  private readonly inNamespace: (o: ApiObject) => void;
+  private readonly objectLabels: { [key: string]: string };
 
   constructor(scope: Construct, id: string, props: NodeAgentProps) {
     super(scope, id);
@@ -135,14 +139,16 @@ export class NodeAgent extends Construct {
       ? AgentNamespace.join(this, this.namespace, this.podSecurityVersion, () => this.podSecurityLevel)
       : undefined;
     this.namespaceObject = ns?.apiObject;
+    this.inNamespace = (o) => ns?.precede(o);
     const objectLabels = { ...labels, ...MANAGED_BY };
+    this.objectLabels = objectLabels;
     this.identity = new AgentIdentity(this, {
       name: this.name,
       namespace: this.namespace,
       selectorLabels: this.selectorLabels,
       labels: objectLabels,
       automountServiceAccountToken: props.automountServiceAccountToken,
-      inNamespace: (o) => ns?.precede(o),
+      inNamespace: this.inNamespace,
     });
     this.serviceAccount = this.identity.serviceAccount;
     if (props.configFiles !== undefined) this.configMap = this.createConfig(props.configFiles, props.configMountPath ?? `/etc/${this.name}`);
@@ -220,6 +226,27 @@ export class NodeAgent extends Construct {
   /** grants the ServiceAccount an RBAC rule in the agent's namespace (creates the Role and its binding). */
   public addNamespacePermission(rule: AccessRule): void {
     this.identity.addNamespacePermission(this.argument('addNamespacePermission(rule)', rule, ACCESS_RULE));
+  }
+
+  /**
+   * Adds a Prometheus operator ServiceMonitor or PodMonitor for the agent's metrics port (and, with `allowFrom`, a
+   * NetworkPolicy admitting only the scrapers to it). The Prometheus operator's CRDs must be installed in the cluster.
+   *
+   * @param monitor `MetricsMonitor.serviceMonitor(...)` or `MetricsMonitor.podMonitor(...)`
+   */
+  public addMetricsMonitor(monitor: MetricsMonitor): AgentMetricsObjects {
+    monitor = this.argument('addMetricsMonitor(monitor)', monitor, METRICS_MONITOR);
+    const p = this.props;
+    return addMetrics(this, {
+      name: this.name,
+      namespace: this.namespace,
+      selectorLabels: this.selectorLabels,
+      labels: this.objectLabels,
+      ports: p.ports ?? [],
+      servicePorts: p.service?.ports,
+      hostNetwork: p.hostNetwork !== undefined,
+      inNamespace: this.inNamespace,
+    }, monitor);
   }
 
   /**

@@ -1,6 +1,7 @@
 import { Chart, Size, Yaml } from 'cdk8s';
 import { Construct } from 'constructs';
 import { AgentProbe, HostMount, NodeAgent, NodeAgentProps, NodeAgentSettings, Toleration } from '../agent';
+import { declareMetricsEndpoint } from '../agent/_metrics';
 import { kplus } from '../agent/_plus';
 import { presetFail, withPresetDefaults, withoutKeys } from '../agent/_preset';
 import { checkPresetProps, instance, presetProps, Shape } from '../agent/_props-schema';
@@ -171,7 +172,8 @@ export interface LogCollectorProps extends NodeAgentSettings {
  *   Kubernetes gives a non-root process no (ambient) capability such as `DAC_READ_SEARCH` that would
  *   let it read them (fluent/helm-charts#330); root without capabilities reads them as their owner;
  * - RBAC: get/list/watch on pods and namespaces only (for the `kubernetes` filter);
- * - port `http` 2020 behind a ClusterIP Service (metrics at `/api/v2/metrics/prometheus`);
+ * - port `http` 2020 behind a ClusterIP Service (metrics at `/api/v2/metrics/prometheus`, the defaults of
+ *   `addMetricsMonitor`);
  *   liveness `GET /`, readiness `GET /api/v1/health`;
  * - requests 100m CPU and 128Mi memory, memory limit 256Mi;
  * - tolerates the control-plane taint, so control-plane nodes' logs are collected too.
@@ -291,6 +293,7 @@ export class LogCollector extends NodeAgent {
 
   constructor(scope: Construct, id: string, props: LogCollectorProps = {}) {
     super(scope, id, LogCollector.resolve(scope, id, props));
+    declareMetricsEndpoint(this, { port: 'http', path: '/api/v2/metrics/prometheus' });
     this.output = props?.output ?? LogOutput.stdout();
   }
 }

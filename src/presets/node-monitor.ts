@@ -1,6 +1,7 @@
 import { Size } from 'cdk8s';
 import { Construct } from 'constructs';
 import { AgentProbe, HostMount, NodeAgent, NodeAgentProps, NodeAgentSettings, Toleration } from '../agent';
+import { declareMetricsEndpoint } from '../agent/_metrics';
 import { kplus } from '../agent/_plus';
 import { acknowledgeDefaults, presetFail, withPresetDefaults } from '../agent/_preset';
 import { checkPresetProps, presetProps } from '../agent/_props-schema';
@@ -52,7 +53,8 @@ export interface NodeMonitorProps extends NodeAgentSettings {
  * - tolerates every `NoSchedule` taint but no `NoExecute` taint (`Toleration.allNoSchedule()`, as the
  *   chart): it starts on dedicated and control-plane nodes yet leaves nodes being drained;
  * - port `metrics` 9100 behind a ClusterIP Service annotated `prometheus.io/scrape: "true"`;
- *   liveness and readiness `GET /`;
+ *   liveness and readiness `GET /`; `addMetricsMonitor(MetricsMonitor.serviceMonitor())` scrapes it at `/metrics`
+ *   (no NetworkPolicy: on the host network none would apply, so `allowFrom` is refused);
  * - requests 50m CPU and 64Mi memory, memory limit 128Mi;
  * - priority class `system-cluster-critical` (as kube-prometheus): on the host network with its port
  *   bound on the node it cannot run anywhere else, so it must not stay Pending on a full node, yet it
@@ -120,6 +122,7 @@ export class NodeMonitor extends NodeAgent {
 
   constructor(scope: Construct, id: string, props: NodeMonitorProps = {}) {
     super(scope, id, NodeMonitor.resolve(scope, id, props));
+    declareMetricsEndpoint(this, { port: 'metrics', path: '/metrics' });
     acknowledgeDefaults(this, props, [{
       rule: 'NA-RUNTIME-SOCKET',
       reason: '/ is mounted read-only only to measure the node\'s filesystems; node-exporter runs as nobody (65534) without capabilities, so it cannot connect to the root-only runtime sockets below it',

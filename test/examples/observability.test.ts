@@ -12,7 +12,8 @@ function manifests(): any[] {
   const app = Testing.app();
   buildObservabilityApp(app);
   expect(app.charts.map((c) => c.node.id)).toEqual(['observability']);
-  return synthValid(app.charts[0]);
+  // the monitors are checked against the operator's CRDs on the API server (test/cluster/examples-apply.test.ts)
+  return synthValid(app.charts[0], { customResources: ['monitoring.coreos.com/v1/ServiceMonitor'] });
 }
 
 const all = manifests();
@@ -49,4 +50,23 @@ test('every agent records a reason for each host privilege, and none runs privil
 test('the metrics Services of the log collector and the node monitor', () => {
   expect(all.filter((m) => m.kind === 'Service').map((s) => `${s.metadata.namespace}/${s.metadata.name}:${s.spec.ports[0].port}`))
     .toEqual(['logging/fluent-bit:2020', 'monitoring/node-exporter:9100']);
+});
+
+test('a ServiceMonitor for node-exporter and Fluent Bit, each selecting its agent\'s Service and scraping its metrics port', () => {
+  const monitors = all.filter((m) => m.kind === 'ServiceMonitor');
+  expect(monitors.map((m) => `${m.metadata.namespace}/${m.metadata.name}`)).toEqual(['logging/fluent-bit', 'monitoring/node-exporter']);
+  for (const m of monitors) {
+    const service = all.find((s) => s.kind === 'Service' && s.metadata.namespace === m.metadata.namespace);
+    expect(m.metadata.labels.release).toEqual('kube-prometheus-stack');
+    for (const [k, v] of Object.entries(m.spec.selector.matchLabels)) expect(service.metadata.labels[k]).toEqual(v);
+    expect(m.spec.endpoints.map((e: any) => e.port)).toEqual([service.spec.ports[0].name]);
+  }
+  expect(monitors.map((m) => m.spec.endpoints[0].path)).toEqual(['/api/v2/metrics/prometheus', '/metrics']);
+});
+
+test('one NetworkPolicy, for the log collector\'s metrics port: node-exporter is on the host network, where none applies', () => {
+  const policies = all.filter((m) => m.kind === 'NetworkPolicy');
+  expect(policies.map((p) => `${p.metadata.namespace}/${p.metadata.name}`)).toEqual(['logging/fluent-bit-metrics']);
+  expect(policies[0].spec.ingress[0].ports).toEqual([{ protocol: 'TCP', port: 2020 }]);
+  expect(daemonSets.find((d) => d.metadata.name === 'node-exporter').spec.template.spec.hostNetwork).toBe(true);
 });
