@@ -192,7 +192,11 @@ function formatRequiredAffinity(required: any): string | undefined {
   if (required === undefined || required === null) return undefined;
   const terms: any[] = required.nodeSelectorTerms ?? [];
   if (terms.length === 0) return 'no nodeSelectorTerms: matches no node';
-  const requirement = (r: any, prefix: string) => (OPERATORS[r.operator]?.(prefix + r.key, r.values ?? []) ?? `${prefix}${r.key} ${r.operator} (${(r.values ?? []).join(',')})`);
+  // a null requirement is the empty one the API server decodes (the placement reports it invalid)
+  const requirement = (given: any, prefix: string) => {
+    const r = given ?? {};
+    return OPERATORS[r.operator]?.(prefix + r.key, r.values ?? []) ?? `${prefix}${r.key ?? ''} ${r.operator ?? ''} (${(r.values ?? []).join(',')})`;
+  };
   return terms.map((t) => [
     ...(t?.matchExpressions ?? []).map((r: any) => requirement(r, '')),
     ...(t?.matchFields ?? []).map((r: any) => requirement(r, 'field:')),

@@ -60,8 +60,9 @@ interface TermOutcome {
 }
 
 function evaluateTerm(term: any, nodeName: string, labels: Map<string, string>): TermOutcome {
-  const expressions = list(term?.matchExpressions);
-  const fields = list(term?.matchFields);
+  // a null item decodes to an empty requirement, as the API server's decoder stores it (and then rejects it): never a crash
+  const expressions = list(term?.matchExpressions).map((e) => e ?? {});
+  const fields = list(term?.matchFields).map((e) => e ?? {});
   if (expressions.length === 0 && fields.length === 0) {
     return { matches: false, reason: 'is empty (no matchExpressions or matchFields) and matches no node; add an expression to it or remove it' };
   }

@@ -92,6 +92,16 @@ describe('coverage: text output', () => {
     expect(plain.stdout).not.toContain('required node affinity');
   });
 
+  test('a null requirement in a required affinity term (a fuzzing case): no crash, the term reported invalid on every node', async () => {
+    const t = tempFiles();
+    const ds = dsObj('nulls', { affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [null] }] } } } });
+    const r = await runCli('coverage', '--nodes', t.write('n.yaml', nodeList(NODES)), t.write('a.yaml', stringify(ds)));
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^default +nulls +0 +<none>$/m);
+    expect(r.stdout).toContain('required node affinity nodeSelectorTerms[0] is invalid and never matches: matchExpressions[0]');
+  });
+
   test('a Windows node given a DaemonSet that declares no OS: a warning after the nodes it skips, and in the JSON', async () => {
     const t = tempFiles();
     const nodes = t.write('n.yaml', nodeList([nodeObj('w1'), nodeObj('win1', { 'kubernetes.io/os': 'windows' })]));

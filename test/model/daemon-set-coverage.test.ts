@@ -392,6 +392,14 @@ describe('required node affinity: parse errors make the term never match', () =>
     expect(p.reasons[0]).toMatch(/^required node affinity nodeSelectorTerms\[0\] is invalid and never matches: matchExpressions\[1\] \{key: /);
   });
 
+  test('a null requirement (a YAML "- ~" item) is the empty requirement the API server decodes, invalid, never a crash', () => {
+    for (const term of [{ matchExpressions: [expr('zone', 'Exists'), null] }, { matchFields: [null] }]) {
+      const p = place(required(term), node('n', { labels: { zone: 'a' } }));
+      expect(p.shouldRun).toBe(false);
+      expect(p.reasons).toEqual([expect.stringMatching(/^required node affinity nodeSelectorTerms\[0\] is invalid and never matches: match(Expressions\[1\]|Fields\[0\]) /)]);
+    }
+  });
+
   test('the reason names the bad value and what is needed', () => {
     const p = place(required({ matchExpressions: [expr('cores', 'Lt', ['ten'])] }), node('n', { labels: { cores: '5' } }));
     expect(p.reasons[0]).toContain('{key: cores, operator: Lt, values: [ten]}: operator Lt needs a base-10 integer value, got "ten"');
