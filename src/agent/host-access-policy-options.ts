@@ -6,13 +6,16 @@ export enum PolicyWorkload {
   DEPLOYMENT = 'Deployment',
   /** apps/v1 StatefulSets. */
   STATEFUL_SET = 'StatefulSet',
-  /** apps/v1 ReplicaSets. */
+  /** apps/v1 ReplicaSets (those a Deployment makes are checked through their Deployment). */
   REPLICA_SET = 'ReplicaSet',
-  /** batch/v1 Jobs. */
+  /** batch/v1 Jobs (those a CronJob makes are checked through their CronJob). */
   JOB = 'Job',
   /** batch/v1 CronJobs. */
   CRON_JOB = 'CronJob',
-  /** v1 Pods created directly (a controller's Pods carry the reasons on their controller, not on themselves). */
+  /**
+   * v1 Pods that no controller made: a controller's Pods carry its template's metadata, not the controller's (where the
+   * reasons are), and are checked through the controller.
+   */
   POD = 'Pod',
 }
 

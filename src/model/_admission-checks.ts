@@ -73,13 +73,15 @@ export const ADMISSION_CHECKS = {
   [HostAccessType.HOST_PID]: hostNamespace(HostAccessType.HOST_PID),
   [HostAccessType.HOST_IPC]: hostNamespace(HostAccessType.HOST_IPC),
   [HostAccessType.HOST_PORT]: {
-    // on the host network the API server defaults every Pod's hostPort to its containerPort, so an admitted Pod cannot
-    // tell a declared hostPort (which needs a reason) from a container port (which the hostNetwork's reason explains)
-    requirements: `variables.podSpec.?hostNetwork.orValue(false) == true ? [] : variables.containers.map(c, c.?ports.orValue([])
+    // on the host network the API server defaults every Pod's hostPort to its containerPort (not a template's), so an
+    // admitted Pod cannot tell a declared hostPort (which needs a reason) from a container port (which the hostNetwork's
+    // reason explains)
+    requirements: `object.kind == 'Pod' && variables.podSpec.?hostNetwork.orValue(false) == true ? [] : variables.containers.map(c, c.?ports.orValue([])
       .filter(p, p.?hostPort.orValue(0) != 0).map(p, ${containerPair(HostAccessType.HOST_PORT, '(string(p.hostPort) + \'/\' + p.?protocol.orValue(\'TCP\'))')})).flatten()`,
     leftToReview: [
-      'a hostPort declared on the host network (`hostNetwork: true`): the API server gives every container port of such a Pod a ' +
-        'hostPort equal to it, so admission cannot tell a declared one from a default; the hostNetwork needs its reason either way',
+      'a hostPort declared in a bare Pod on the host network (`hostNetwork: true`): the API server gives every container port of ' +
+        'such a Pod a hostPort equal to it (not those of a workload\'s template), so admission cannot tell a declared one from a ' +
+        'default; the hostNetwork needs its reason either way',
     ],
   },
   [HostAccessType.PRIVILEGED]: containerFlag(HostAccessType.PRIVILEGED, 'c.?securityContext.?privileged.orValue(false) == true'),
@@ -97,11 +99,13 @@ export const ADMISSION_CHECKS = {
 
 /**
  * Whether the admission policy checks this privilege's reason exactly (the others, listed in `leftToReview`, it admits):
- * not a hostPort on the host network, a capability name outside ASCII or a host path with a `..` segment.
+ * not a hostPort of a bare Pod on the host network, a capability name outside ASCII or a host path with a `..` segment.
+ *
+ * @param kind the kind of the workload whose pod spec it is
  */
-export function checkedAtAdmission(item: HostAccessItem, podSpec: any): boolean {
+export function checkedAtAdmission(item: HostAccessItem, podSpec: any, kind: string): boolean {
   switch (item.type) {
-    case HostAccessType.HOST_PORT: return podSpec?.hostNetwork !== true;
+    case HostAccessType.HOST_PORT: return kind !== 'Pod' || podSpec?.hostNetwork !== true;
     // the item's detail is normalised: the pod's own capability strings decide
     case HostAccessType.CAPABILITY: return capabilitiesOf(podSpec, item.container).every((c) => capabilityDetail(c) !== item.detail || /^[\x00-\x7f]*$/.test(c));
     case HostAccessType.HOST_PATH: return !(item.volumes ?? []).some((name) => volumePath(podSpec, name).split('/').includes('..'));

@@ -39,6 +39,8 @@ function literal(text: string): string {
 /** CEL: whether the pair `p` is explained (its container's entry decides when there is one). */
 const EXPLAINED = 'p[0] in variables.reasonIdentities ? p[0] in variables.explainedIdentities : p[1] in variables.explainedIdentities';
 
+/** the kinds a controller makes from a template (a DaemonSet's, ReplicaSet's, StatefulSet's or Job's Pods, a Deployment's ReplicaSets, a CronJob's Jobs). */
+const CONTROLLED_KINDS = ['Pod', 'ReplicaSet', 'Job'];
 const ACTIONS = ['Deny', 'Warn', 'Audit'];
 const FAILURE_POLICIES = ['Fail', 'Ignore'];
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -134,11 +136,25 @@ export function admissionPolicyManifests(spec: AdmissionPolicySpec): any[] {
     ],
   };
   const matchResources = dropEmpty({ namespaceSelector, objectSelector: spec.objectSelector });
+  // a Pod, ReplicaSet or Job made by a controller carries its template's metadata, not its controller's (where the
+  // reasons are, so that rewording one restarts nothing): it is checked through its controller
+  const owned = kinds.filter((k) => CONTROLLED_KINDS.includes(k));
+  const matchConditions = owned.length === 0 ? undefined : [{
+    name: 'not-made-by-a-controller',
+    expression: `!(object.kind in [${owned.map((k) => `'${k}'`).join(', ')}] && ` +
+      'object.metadata.?ownerReferences.orValue([]).exists(r, r.?controller.orValue(false) == true))',
+  }];
   const policy = {
     apiVersion: 'admissionregistration.k8s.io/v1',
     kind: 'ValidatingAdmissionPolicy',
     metadata: { name: spec.name },
-    spec: { failurePolicy: spec.failurePolicy, matchConstraints: { resourceRules }, variables, validations },
+    spec: {
+      failurePolicy: spec.failurePolicy,
+      matchConstraints: { resourceRules },
+      ...matchConditions === undefined ? {} : { matchConditions },
+      variables,
+      validations,
+    },
   };
   const binding = {
     apiVersion: 'admissionregistration.k8s.io/v1',

@@ -1,5 +1,5 @@
 // The host-access admission policy's CEL against the model on the real API server, on generated pod specs: for any
-// API-valid DaemonSet (host paths written in any form, mounted read-only or not by any container, init containers,
+// API-valid DaemonSet and bare Pod (host paths written in any form, mounted read-only or not by any container, init containers,
 // host namespaces, host ports, capabilities in any case, with or without CAP_, privileged, runAsUser and runAsNonRoot
 // at either level, Windows node selectors) and any subset of its privileges explained (with or without a container,
 // some reasons blank), the policy admits it exactly when the synth gate's reason check accepts it.
@@ -7,7 +7,7 @@ import { App, Chart } from 'cdk8s';
 import * as fc from 'fast-check';
 import { resetCluster } from './cluster';
 import { Kube, eventually, ok } from './kube';
-import { HostAccess, HostAccessPolicy, HostAccessReasons } from '../../src';
+import { HostAccess, HostAccessPolicy, HostAccessReasons, PolicyWorkload } from '../../src';
 import { checkedAtAdmission } from '../../src/model/_admission-checks';
 import { reasonsInBothForms, unexplainedPrivileges } from '../../src/model/_reason-annotations';
 
@@ -78,7 +78,7 @@ function uniqueBy<T>(list: T[], key: (t: T) => string): T[] {
 beforeAll(async () => {
   await resetCluster(kube);
   const chart = new Chart(new App(), 'policy');
-  new HostAccessPolicy(chart, 'policy', { name: POLICY, namespaceLabels: { 'node-agents-admission-test': 'property' } });
+  new HostAccessPolicy(chart, 'policy', { name: POLICY, workloads: [PolicyWorkload.DAEMON_SET, PolicyWorkload.POD], namespaceLabels: { 'node-agents-admission-test': 'property' } });
   for (const o of chart.toJson()) ok(await kube.create(o), `create ${o.kind}`);
   ok(await kube.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS, labels: { 'node-agents-admission-test': 'property' } } }), 'namespace');
   const probe = daemonSet('probe', { hostPID: true, containers: [{ name: 'c', image: 'registry.example.com/c:1', securityContext: { runAsUser: 1000 } }] }, {});
@@ -113,14 +113,17 @@ test('admitted exactly when the synth gate accepts it, on generated DaemonSets a
       return [drop({ type: i.type, detail: i.detail, container, reason: choice === 'blank' ? ' ' : `why ${i.type}` })];
     });
     const annotations = reasonsInBothForms(reasons);
-    const ds = daemonSet(`p${n++}`, spec, annotations);
-    const r = await kube.create(ds, { dryRun: true });
-    if (r.status !== 201 && !(r.status === 403 && String(r.body?.message).includes(`ValidatingAdmissionPolicy '${POLICY}'`))) {
-      throw new Error(`${r.status} ${JSON.stringify(r.body?.message ?? r.body)} for ${JSON.stringify(spec)}`);
+    // the same pod spec in a DaemonSet's template and in a bare Pod (which the API server defaults differently)
+    const name = `p${n++}`;
+    for (const o of [daemonSet(name, spec, annotations), { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: NS, annotations }, spec }]) {
+      const r = await kube.create(o, { dryRun: true });
+      if (r.status !== 201 && !(r.status === 403 && String(r.body?.message).includes(`ValidatingAdmissionPolicy '${POLICY}'`))) {
+        throw new Error(`${r.status} ${JSON.stringify(r.body?.message ?? r.body)} for ${JSON.stringify(o)}`);
+      }
+      const gate = unexplainedPrivileges(items.filter((i) => checkedAtAdmission(i, spec, o.kind)), HostAccessReasons.parse(annotations)).length === 0;
+      tally[r.status === 201 ? 'admitted' : 'refused']++;
+      expect({ kind: o.kind, spec, annotations, admitted: r.status === 201 }).toEqual({ kind: o.kind, spec, annotations, admitted: gate });
     }
-    const gate = unexplainedPrivileges(items.filter((i) => checkedAtAdmission(i, spec)), HostAccessReasons.parse(annotations)).length === 0;
-    tally[r.status === 201 ? 'admitted' : 'refused']++;
-    expect({ spec, annotations, admitted: r.status === 201 }).toEqual({ spec, annotations, admitted: gate });
   }), { numRuns: 500 });
   // both outcomes occur: the property is not vacuous
   expect(tally.admitted).toBeGreaterThan(20);

@@ -40,7 +40,7 @@ function podSpecOf(o: any): any {
 /** what the synth gate's reason check says of a workload, for the privileges the policy checks. */
 function gateAccepts(o: any): boolean {
   const spec = podSpecOf(o);
-  const items = HostAccess.of(spec).filter((i) => checkedAtAdmission(i, spec));
+  const items = HostAccess.of(spec).filter((i) => checkedAtAdmission(i, spec, o.kind));
   return unexplainedPrivileges(items, HostAccessReasons.parse(o.metadata?.annotations)).length === 0;
 }
 
@@ -196,4 +196,18 @@ test('within the CEL cost budget: 30 containers with 30 host paths, 10 capabilit
   const { [Object.keys(annotations).find((k) => annotations[k].startsWith('capability[c29] X_9'))!]: _dropped, ...fewer } = annotations;
   const refused = await admitted({ ...ds, metadata: { ...ds.metadata, annotations: fewer } });
   expect(refused.message).toContain('takes capability[c29] X_9 without a reason');
+});
+
+test('a Pod, ReplicaSet or Job made by a controller is checked through its controller; the same object made by hand is checked itself', async () => {
+  const spec = UNEXPLAINED.spec.template.spec;
+  const owner = [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'agent', uid: '00000000-0000-0000-0000-000000000001', controller: true }];
+  const objects = [
+    { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'pod', namespace: DENY_NS }, spec },
+    { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'rs', namespace: DENY_NS }, spec: UNEXPLAINED.spec },
+    { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'job', namespace: DENY_NS }, spec: { template: { spec: { ...spec, restartPolicy: 'Never' } } } },
+  ];
+  for (const o of objects) {
+    expect(await admitted(o)).toEqual({ admitted: false, message: expect.stringContaining(`${o.kind} ${o.metadata.name} takes hostPID without a reason`), warnings: [] });
+    expect((await admitted({ ...o, metadata: { ...o.metadata, ownerReferences: owner } })).admitted).toBe(true);
+  }
 });
