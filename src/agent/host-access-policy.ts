@@ -58,6 +58,33 @@ export interface HostAccessPolicyProps {
    * @default - none
    */
   readonly exemptNamespaces?: string[];
+
+  /**
+   * Registries images must come from, as `NodeAgentProps.allowedRegistries` reads them (a registry host, or a host and
+   * path prefix; an image without a registry is from docker.io). Rendered as a ConfigMap the binding names as the
+   * policy's parameter, so that the list changes without changing the policy.
+   *
+   * @default - images are not checked
+   */
+  readonly allowedRegistries?: AllowedRegistries;
+}
+
+/**
+ * The allowed registries of a `HostAccessPolicy`, in the ConfigMap that is its parameter.
+ */
+export interface AllowedRegistries {
+  /** the registry hosts or host and path prefixes, e.g. `['registry.example.com', 'docker.io/falcosecurity']`. */
+  readonly registries: string[];
+
+  /** the namespace of the ConfigMap. */
+  readonly namespace: string;
+
+  /**
+   * The name of the ConfigMap.
+   *
+   * @default - the policy's name
+   */
+  readonly configMapName?: string;
 }
 
 /**
@@ -68,7 +95,8 @@ export interface HostAccessPolicyProps {
  * The policy's CEL is generated from the library's host privilege descriptors, the ones its review and synth check
  * read. It reads the reasons from one `host-access.node-agents.cdk8s.io/<name>: "<privilege> | <reason>"` annotation
  * per privilege on the workload's metadata, which NodeAgent writes beside its `node-agents.cdk8s.io/host-access`
- * list (CEL cannot decode that JSON exactly). What the policy leaves to the review (acknowledgements of critical
+ * list (CEL cannot decode that JSON exactly). With `allowedRegistries`, every image must also come from an allowed
+registry. What the policy leaves to the review (acknowledgements of critical
  * findings, hostPorts on the host network, ephemeral containers, the rest of the review's rules) is listed in the README.
  */
 export class HostAccessPolicy extends Construct {
@@ -76,6 +104,8 @@ export class HostAccessPolicy extends Construct {
   public readonly policy: ApiObject;
   /** the ValidatingAdmissionPolicyBinding. */
   public readonly binding: ApiObject;
+  /** the ConfigMap with the allowed registries, the policy's parameter, when `allowedRegistries` is set. */
+  public readonly parameter?: ApiObject;
 
   constructor(scope: Construct, id: string, props: HostAccessPolicyProps = {}) {
     super(scope, id);
@@ -87,11 +117,19 @@ export class HostAccessPolicy extends Construct {
       namespaceSelector: props.namespaceLabels === undefined ? undefined : { matchLabels: { ...props.namespaceLabels } },
       objectSelector: props.objectLabels === undefined ? undefined : { matchLabels: { ...props.objectLabels } },
       exemptNamespaces: props.exemptNamespaces ?? [],
+      registries: props.allowedRegistries === undefined ? undefined : {
+        name: props.allowedRegistries.configMapName ?? props.name ?? 'node-agents-host-access',
+        namespace: props.allowedRegistries.namespace,
+        allowed: props.allowedRegistries.registries,
+      },
     };
     const errors = admissionPolicyErrors(spec);
     if (errors.length > 0) fail(this, errors.join('; '));
-    const [policy, binding] = admissionPolicyManifests(spec);
-    this.policy = new ApiObject(this, 'Policy', policy);
-    this.binding = new ApiObject(this, 'Binding', binding);
+    const manifests = admissionPolicyManifests(spec);
+    const parameter = manifests.find((m) => m.kind === 'ConfigMap');
+    // the parameter first: until it exists, the binding refuses every workload
+    this.parameter = parameter === undefined ? undefined : new ApiObject(this, 'Parameter', parameter);
+    this.policy = new ApiObject(this, 'Policy', manifests.find((m) => m.kind === 'ValidatingAdmissionPolicy'));
+    this.binding = new ApiObject(this, 'Binding', manifests.find((m) => m.kind === 'ValidatingAdmissionPolicyBinding'));
   }
 }

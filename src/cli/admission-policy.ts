@@ -10,6 +10,7 @@ const DEFAULT_NAME = 'node-agents-host-access';
 const HELP = `usage: ${PROGRAM} admission-policy [--workload KIND...] [--action ACTION...]
                                    [--failure-policy Fail|Ignore] [--namespace-label K=V...]
                                    [--object-label K=V...] [--exempt-namespace NS...] [--name NAME]
+                                   [--allowed-registry R... --registries-namespace NS]
 
 Writes to stdout, as YAML, a ValidatingAdmissionPolicy and its binding
 (admissionregistration.k8s.io/v1, Kubernetes 1.30 and later) that refuse a workload taking a
@@ -32,6 +33,12 @@ what it leaves to the review is listed in the README.
   --object-label K=V        check only workloads with this label; repeat for more
   --exempt-namespace NS     do not check this namespace; repeat for more
   --name NAME               the name of the policy and of its binding. Default: ${DEFAULT_NAME}
+  --allowed-registry R      images must also come from R: a registry host (registry.example.com)
+                            or a host and path prefix (docker.io/falcosecurity), as review's
+                            --allowed-registry reads it; repeat for more. Written as a ConfigMap
+                            (data.allowedRegistries, one per line) that the binding names as the
+                            policy's parameter, before the policy. Default: images not checked
+  --registries-namespace NS the namespace of that ConfigMap (required with --allowed-registry)
   -h, --help                print this help
 
 exit status: 0 when the YAML is written; 2 for bad arguments (one 'error:' line each).
@@ -69,6 +76,8 @@ export const admissionPolicyCommand: Command = {
         'object-label': { type: 'string', multiple: true },
         'exempt-namespace': { type: 'string', multiple: true },
         'name': { type: 'string' },
+        'allowed-registry': { type: 'string', multiple: true },
+        'registries-namespace': { type: 'string' },
       },
     });
     if (values.help) {
@@ -78,8 +87,14 @@ export const admissionPolicyCommand: Command = {
     if (positionals.length > 0) throw usageError('admission-policy', `unexpected argument ${JSON.stringify(positionals[0])}`);
     const namespaceLabels = labels('admission-policy', '--namespace-label', values['namespace-label']);
     const objectLabels = labels('admission-policy', '--object-label', values['object-label']);
+    const registries = values['allowed-registry'];
+    if ((registries === undefined) !== (values['registries-namespace'] === undefined)) {
+      throw usageError('admission-policy', '--allowed-registry and --registries-namespace go together: the allowed registries are a ConfigMap in that namespace');
+    }
+    const name = values.name ?? DEFAULT_NAME;
     const spec = {
-      name: values.name ?? DEFAULT_NAME,
+      name,
+      registries: registries === undefined ? undefined : { name, namespace: values['registries-namespace']!, allowed: registries },
       workloads: values.workload ?? ['DaemonSet'],
       validationActions: values.action ?? ['Deny'],
       failurePolicy: values['failure-policy'] ?? 'Fail',

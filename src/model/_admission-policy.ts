@@ -5,6 +5,7 @@
  * Plain JSON out; the construct and the CLI render it.
  */
 import { ADMISSION_CHECKS } from './_admission-checks';
+import { REGISTRIES_KEY, REGISTRY_VALIDATION, REGISTRY_VARIABLES } from './_admission-registries';
 import { HOST_PRIVILEGES } from './_host-privileges';
 import { BLANK_CHARACTERS, REASON_ANNOTATION_PREFIX, REASON_SEPARATOR } from './_reason-annotations';
 
@@ -29,6 +30,11 @@ export interface AdmissionPolicySpec {
   readonly namespaceSelector?: any;
   readonly objectSelector?: any;
   readonly exemptNamespaces: string[];
+  /**
+   * The allowed registries, in a ConfigMap the binding names as the policy's parameter: every image must come from one
+   * of them, as the review's NA-IMAGE-REGISTRY judges. Without it, images are not checked.
+   */
+  readonly registries?: { readonly name: string; readonly namespace: string; readonly allowed: string[] };
 }
 
 /** CEL: a string literal. */
@@ -67,6 +73,20 @@ export function admissionPolicyErrors(spec: AdmissionPolicySpec): string[] {
   }
   if (!FAILURE_POLICIES.includes(spec.failurePolicy)) {
     errors.push(`failurePolicy must be ${FAILURE_POLICIES.join(' or ')}, got ${JSON.stringify(spec.failurePolicy)}`);
+  }
+  if (spec.registries !== undefined) {
+    const { name, namespace, allowed } = spec.registries;
+    if (typeof name !== 'string' || name.length > 253 || !DNS_SUBDOMAIN.test(name)) {
+      errors.push(`the registries ConfigMap's name must be a DNS subdomain, got ${JSON.stringify(name)}`);
+    }
+    if (typeof namespace !== 'string' || namespace.length > 63 || !DNS_LABEL.test(namespace)) {
+      errors.push(`the registries ConfigMap's namespace must be a namespace name (a DNS label), got ${JSON.stringify(namespace)}`);
+    }
+    for (const r of Array.isArray(allowed) ? allowed : [allowed]) {
+      if (typeof r !== 'string' || r.trim() === '' || /[\r\n]/.test(r)) {
+        errors.push(`allowed registry ${JSON.stringify(r)} must be a registry host or a host and path prefix on one line (registry.example.com, docker.io/falcosecurity)`);
+      }
+    }
   }
   for (const ns of spec.exemptNamespaces ?? []) {
     if (typeof ns !== 'string' || ns.length > 63 || !DNS_LABEL.test(ns)) {
@@ -118,6 +138,7 @@ export function admissionPolicyManifests(spec: AdmissionPolicySpec): any[] {
         `.map(v, ${identity})`,
     },
     ...HOST_PRIVILEGES.map((d) => ({ name: d.type, expression: ADMISSION_CHECKS[d.type].requirements.replace(/\n\s*/g, '') })),
+    ...spec.registries === undefined ? [] : REGISTRY_VARIABLES,
   ];
   const validations = HOST_PRIVILEGES.map((d) => ({
     expression: `variables.${d.type}.all(p, ${EXPLAINED})`,
@@ -128,6 +149,7 @@ export function admissionPolicyManifests(spec: AdmissionPolicySpec): any[] {
       `${literal(' (<name>: any name of letters, digits, \'-\', \'_\' and \'.\'; NodeAgent writes these itself), or drop the privilege')}`,
     reason: 'Forbidden',
   }));
+  if (spec.registries !== undefined) validations.push(REGISTRY_VALIDATION);
   const namespaceSelector = spec.exemptNamespaces.length === 0 ? spec.namespaceSelector : {
     ...spec.namespaceSelector ?? {},
     matchExpressions: [
@@ -150,6 +172,7 @@ export function admissionPolicyManifests(spec: AdmissionPolicySpec): any[] {
     metadata: { name: spec.name },
     spec: {
       failurePolicy: spec.failurePolicy,
+      ...spec.registries === undefined ? {} : { paramKind: { apiVersion: 'v1', kind: 'ConfigMap' } },
       matchConstraints: { resourceRules },
       ...matchConditions === undefined ? {} : { matchConditions },
       variables,
@@ -160,9 +183,25 @@ export function admissionPolicyManifests(spec: AdmissionPolicySpec): any[] {
     apiVersion: 'admissionregistration.k8s.io/v1',
     kind: 'ValidatingAdmissionPolicyBinding',
     metadata: { name: spec.name },
-    spec: { policyName: spec.name, validationActions: spec.validationActions, ...matchResources === undefined ? {} : { matchResources } },
+    spec: {
+      policyName: spec.name,
+      // without its parameter the policy refuses every workload (the registries are unknown), as the review refuses an
+      // image when the allowed list is empty
+      ...spec.registries === undefined ? {}
+        : { paramRef: { name: spec.registries.name, namespace: spec.registries.namespace, parameterNotFoundAction: 'Deny' } },
+      validationActions: spec.validationActions,
+      ...matchResources === undefined ? {} : { matchResources },
+    },
   };
-  return [policy, binding];
+  if (spec.registries === undefined) return [policy, binding];
+  const parameter = {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: spec.registries.name, namespace: spec.registries.namespace },
+    data: { [REGISTRIES_KEY]: spec.registries.allowed.map((r) => r.trim()).join('\n') },
+  };
+  // the parameter first: until it exists, the binding refuses every workload
+  return [parameter, policy, binding];
 }
 
 function dropEmpty(o: { [k: string]: any }): { [k: string]: any } | undefined {

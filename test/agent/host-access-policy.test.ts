@@ -62,3 +62,26 @@ test.each([
   expect(error).toContain('[test/policy] ');
   expect(error).toContain(message);
 });
+
+test('allowed registries: a ConfigMap first, the policy\'s parameter, read by one more validation', () => {
+  const [parameter, policy, binding] = synth({ allowedRegistries: { registries: ['registry.example.com', ' docker.io/falcosecurity/ '], namespace: 'policies' } });
+  expect(parameter).toEqual({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: 'node-agents-host-access', namespace: 'policies' },
+    data: { allowedRegistries: 'registry.example.com\ndocker.io/falcosecurity/' },
+  });
+  expect(policy.spec.paramKind).toEqual({ apiVersion: 'v1', kind: 'ConfigMap' });
+  expect(policy.spec.validations.length).toBe(Object.values(HostAccessType).length + 1);
+  expect(binding.spec.paramRef).toEqual({ name: 'node-agents-host-access', namespace: 'policies', parameterNotFoundAction: 'Deny' });
+});
+
+test.each([
+  [{ registries: ['a.io\nb.io'], namespace: 'policies' }, 'allowed registry "a.io\\nb.io" must be a registry host or a host and path prefix on one line'],
+  [{ registries: [''], namespace: 'policies' }, 'allowed registry "" must be'],
+  [{ registries: ['a.io'], namespace: 'Policies' }, 'the registries ConfigMap\'s namespace must be a namespace name (a DNS label), got "Policies"'],
+])('bad allowed registries fail with the construct path: %j', (allowedRegistries, message) => {
+  const error = errorOf(() => new HostAccessPolicy(new Chart(Testing.app(), 'test'), 'policy', { allowedRegistries }));
+  expect(error).toContain('[test/policy] ');
+  expect(error).toContain(message);
+});

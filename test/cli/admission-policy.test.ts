@@ -12,7 +12,17 @@ test('writes the same policy and binding as the construct, as YAML', async () =>
   expect(parseAllDocuments(r.stdout).map((d) => d.toJSON())).toEqual(chart.toJson());
 });
 
+test('--allowed-registry writes the parameter ConfigMap first, as the construct does', async () => {
+  const r = await runCli('admission-policy', '--allowed-registry', 'registry.example.com', '--allowed-registry', 'quay.io/cilium', '--registries-namespace', 'policies');
+  expect(r.code).toBe(0);
+  const chart = new Chart(Testing.app(), 'test');
+  new HostAccessPolicy(chart, 'policy', { allowedRegistries: { registries: ['registry.example.com', 'quay.io/cilium'], namespace: 'policies' } });
+  expect(parseAllDocuments(r.stdout).map((d) => d.toJSON())).toEqual(chart.toJson());
+  expect(chart.toJson().map((o: any) => o.kind)).toEqual(['ConfigMap', 'ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding']);
+});
+
 test.each([
+  [['--allowed-registry', 'a.io'], 'error: admission-policy: --allowed-registry and --registries-namespace go together'],
   [['--action', 'Block'], 'error: admission-policy: actions must be one or more of Deny, Warn, Audit, got ["Block"]'],
   [['--workload', 'Service'], 'error: admission-policy: workloads must be one or more of'],
   [['--namespace-label', 'team'], 'error: admission-policy: --namespace-label must be KEY=VALUE, got "team"'],
