@@ -166,33 +166,23 @@ export function admissionPolicyManifests(spec: AdmissionPolicySpec): any[] {
     expression: `!(object.kind in [${owned.map((k) => `'${k}'`).join(', ')}] && ` +
       'object.metadata.?ownerReferences.orValue([]).exists(r, r.?controller.orValue(false) == true))',
   }];
-  const policy = {
-    apiVersion: 'admissionregistration.k8s.io/v1',
-    kind: 'ValidatingAdmissionPolicy',
-    metadata: { name: spec.name },
-    spec: {
-      failurePolicy: spec.failurePolicy,
-      ...spec.registries === undefined ? {} : { paramKind: { apiVersion: 'v1', kind: 'ConfigMap' } },
-      matchConstraints: { resourceRules },
-      ...matchConditions === undefined ? {} : { matchConditions },
-      variables,
-      validations,
-    },
-  };
-  const binding = {
-    apiVersion: 'admissionregistration.k8s.io/v1',
-    kind: 'ValidatingAdmissionPolicyBinding',
-    metadata: { name: spec.name },
-    spec: {
-      policyName: spec.name,
-      // without its parameter the policy refuses every workload (the registries are unknown), as the review refuses an
-      // image when the allowed list is empty
-      ...spec.registries === undefined ? {}
-        : { paramRef: { name: spec.registries.name, namespace: spec.registries.namespace, parameterNotFoundAction: 'Deny' } },
-      validationActions: spec.validationActions,
-      ...matchResources === undefined ? {} : { matchResources },
-    },
-  };
+  const policy = admissionObject('ValidatingAdmissionPolicy', spec.name, {
+    failurePolicy: spec.failurePolicy,
+    ...spec.registries === undefined ? {} : { paramKind: { apiVersion: 'v1', kind: 'ConfigMap' } },
+    matchConstraints: { resourceRules },
+    ...matchConditions === undefined ? {} : { matchConditions },
+    variables,
+    validations,
+  });
+  const binding = admissionObject('ValidatingAdmissionPolicyBinding', spec.name, {
+    policyName: spec.name,
+    // without its parameter the policy refuses every workload (the registries are unknown), as the review refuses an
+    // image when the allowed list is empty
+    ...spec.registries === undefined ? {}
+      : { paramRef: { name: spec.registries.name, namespace: spec.registries.namespace, parameterNotFoundAction: 'Deny' } },
+    validationActions: spec.validationActions,
+    ...matchResources === undefined ? {} : { matchResources },
+  });
   if (spec.registries === undefined) return [policy, binding];
   const parameter = {
     apiVersion: 'v1',
@@ -202,6 +192,10 @@ export function admissionPolicyManifests(spec: AdmissionPolicySpec): any[] {
   };
   // the parameter first: until it exists, the binding refuses every workload
   return [parameter, policy, binding];
+}
+
+function admissionObject(kind: string, name: string, spec: any): any {
+  return { apiVersion: 'admissionregistration.k8s.io/v1', kind, metadata: { name }, spec };
 }
 
 function dropEmpty(o: { [k: string]: any }): { [k: string]: any } | undefined {
