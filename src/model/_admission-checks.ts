@@ -3,7 +3,8 @@
  *
  * One entry per `HostAccessType` (the `satisfies` clause fails to compile until a new type has one), next to its
  * descriptor's `detect` in `_host-privileges.ts`: `requirements` is a CEL expression over the policy's variables
- * (`variables.podSpec`, `variables.containers`, `variables.hostPathVolumes`, `variables.hostPathMounts`) giving, for every
+ * (`variables.podSpec`, `variables.containers`, `variables.hostPathVolumes`, `variables.mountedHostPaths`,
+ * `variables.writableHostPaths`) giving, for every
  * privilege of the type that the descriptor requires a reason for, the pair `[identity with its container, identity
  * without one]` of `_reason-annotations.ts` (the same identity twice for a pod's privilege). `leftToReview` says what
  * of the descriptor's detection CEL cannot reproduce exactly: the policy then admits, and the review decides. The
@@ -60,7 +61,7 @@ const WINDOWS_POD = `(variables.podSpec.?os.?name.orValue('') == 'windows' || va
 const CAPABILITY = '(x.trim().upperAscii().startsWith(\'CAP_\') ? x.trim().upperAscii().substring(4) : x.trim().upperAscii())';
 
 /** CEL: whether any container mounts the host path `h[0]` (through any of its volumes), and all of them read-only. */
-const READ_ONLY = '(variables.hostPathMounts.exists(m, m[0] == h[0]) && variables.hostPathMounts.all(m, m[0] != h[0] || m[1] == \'ro\'))';
+const READ_ONLY = '(h[0] in variables.mountedHostPaths && !(h[0] in variables.writableHostPaths))';
 
 export const ADMISSION_CHECKS = {
   [HostAccessType.HOST_PATH]: {

@@ -124,12 +124,16 @@ export function admissionPolicyManifests(spec: AdmissionPolicySpec): any[] {
       expression: 'variables.podSpec.?volumes.orValue([]).filter(v, has(v.hostPath) && !v.hostPath.path.split(\'/\').exists(s, s == \'..\'))' +
         '.map(v, [string(v.hostPath.path.startsWith(\'/\') ? \'/\' + v.hostPath.path.split(\'/\').filter(s, s != \'\' && s != \'.\').join(\'/\') : v.hostPath.path), string(v.name)])',
     },
+    // by lists and `in` (no lambda per pair): the cost is within the API server's budget for far more mounts
+    { name: 'hostPathNames', expression: 'variables.hostPathVolumes.map(h, h[1])' },
     {
       // [normalised path, 'ro' or 'rw'] of every mount of a hostPath volume, by any container
       name: 'hostPathMounts',
-      expression: 'variables.containers.map(c, c.?volumeMounts.orValue([]).filter(m, variables.hostPathVolumes.exists(h, h[1] == m.name))' +
-        '.map(m, [variables.hostPathVolumes.filter(h, h[1] == m.name)[0][0], m.?readOnly.orValue(false) == true ? \'ro\' : \'rw\'])).flatten()',
+      expression: 'variables.containers.map(c, c.?volumeMounts.orValue([]).filter(m, m.name in variables.hostPathNames)' +
+        '.map(m, [variables.hostPathVolumes[variables.hostPathNames.indexOf(m.name)][0], m.?readOnly.orValue(false) == true ? \'ro\' : \'rw\'])).flatten()',
     },
+    { name: 'mountedHostPaths', expression: 'variables.hostPathMounts.map(m, m[0])' },
+    { name: 'writableHostPaths', expression: 'variables.hostPathMounts.filter(m, m[1] == \'rw\').map(m, m[0])' },
     { name: 'reasonValues', expression: reasonValues },
     { name: 'reasonIdentities', expression: `variables.reasonValues.map(v, ${identity})` },
     {

@@ -143,7 +143,8 @@ test('generated images and allowed lists: admitted exactly when the review allow
     const decision = await admitted(ds);
     tally[decision ? 'admitted' : 'refused']++;
     expect({ allowed, images, admitted: decision }).toEqual({ allowed, images, admitted: expected });
-  }), { numRuns: 60 });
-  expect(tally.admitted).toBeGreaterThan(5);
-  expect(tally.refused).toBeGreaterThan(5);
+  }), { numRuns: 100 });
+  // both outcomes occur: the property is not vacuous
+  expect(tally.admitted).toBeGreaterThan(0);
+  expect(tally.refused).toBeGreaterThan(0);
 });
