@@ -11,7 +11,7 @@
 import { IConstruct } from 'constructs';
 import { CheckedApiObject } from './_checked-api-object';
 import { currentSynth, SynthCounter, synthCounterOf } from './_synth-counter';
-import { addReasonAnnotations, unexplainedPrivileges } from '../model/_reason-annotations';
+import { reasonAnnotationErrors, unexplainedPrivileges } from '../model/_reason-annotations';
 import { HostAccess } from '../model/host-access';
 import { HostAccessItem } from '../model/host-access-item';
 import { HostAccessReasons } from '../model/host-access-reasons';
@@ -101,8 +101,9 @@ export class SynthGate {
       const was = `apiVersion ${JSON.stringify(manifest?.apiVersion)}, kind ${JSON.stringify(manifest?.kind)}`;
       return { errors: [`the DaemonSet as its JSON patches leave it is ${was}: a NodeAgent renders an apps/v1 DaemonSet; patch its fields, not its kind`] };
     }
-    // the reasons also in the form an admission policy's CEL reads exactly, one annotation per privilege
-    const annotationErrors = addReasonAnnotations(manifest);
+    // the reasons in the form an admission policy's CEL reads (written with the metadata, before any JSON patch) must
+    // still say what the reasons annotation says
+    const annotationErrors = reasonAnnotationErrors(manifest);
     if (annotationErrors.length > 0) return { errors: annotationErrors };
     return { manifest, ...this.check(manifest) };
   }

@@ -111,26 +111,39 @@ function uniqueName(identity: string, names: Set<string>): string {
 }
 
 /**
- * The manifest with the per-privilege annotations of its reasons annotation added to its metadata (the same object,
- * changed). Returns the problems instead when the reasons annotation cannot be read (the synth gate reports that) or
- * when the manifest already sets an annotation with the prefix: those are written from the reasons, never beside them.
+ * Rendered metadata (a workload's `metadata` as JSON) with the per-privilege annotations of its reasons annotation
+ * added. Unchanged when the reasons annotation is absent or cannot be read (the synth gate reports that).
  */
-export function addReasonAnnotations(manifest: any): string[] {
-  const annotations = manifest?.metadata?.annotations ?? {};
-  const own = Object.keys(annotations).filter((k) => k.startsWith(REASON_ANNOTATION_PREFIX));
-  if (own.length > 0) {
-    return [`metadata.annotations ${own.join(', ')}: annotations under ${REASON_ANNOTATION_PREFIX} are written from the host-access reasons; ` +
-      'remove them and give each privilege its reason through the props or addHostAccessReason'];
+export function withReasonAnnotations(metadata: any): any {
+  let reasons: HostAccessReason[];
+  try {
+    reasons = HostAccessReasons.parse(metadata?.annotations);
+  } catch {
+    return metadata;
   }
+  const added = reasonAnnotations(reasons);
+  return Object.keys(added).length === 0 ? metadata : { ...metadata, annotations: { ...metadata.annotations, ...added } };
+}
+
+/**
+ * Why the per-privilege annotations of a manifest are not exactly those of its reasons annotation (one set by hand, or
+ * a JSON patch that changed one form and not the other), or an empty list when both forms agree.
+ */
+export function reasonAnnotationErrors(manifest: any): string[] {
+  const annotations: { [key: string]: string } = manifest?.metadata?.annotations ?? {};
   let reasons: HostAccessReason[];
   try {
     reasons = HostAccessReasons.parse(annotations);
   } catch {
-    return [];
+    return []; // the gate reports the reasons annotation itself
   }
-  const added = reasonAnnotations(reasons);
-  if (Object.keys(added).length > 0) manifest.metadata = { ...manifest.metadata, annotations: { ...annotations, ...added } };
-  return [];
+  const expected = reasonAnnotations(reasons);
+  const actual = Object.fromEntries(Object.entries(annotations).filter(([k]) => k.startsWith(REASON_ANNOTATION_PREFIX)));
+  const differ = [...new Set([...Object.keys(expected), ...Object.keys(actual)])].sort().filter((k) => expected[k] !== actual[k]);
+  if (differ.length === 0) return [];
+  return [`metadata.annotations ${differ.join(', ')}: annotations under ${REASON_ANNOTATION_PREFIX} are written from the host-access ` +
+    `reasons (${HostAccessReasons.ANNOTATION}) and must match them; remove them, and give each privilege its reason through the props or ` +
+    'addHostAccessReason (not a JSON patch of the annotations)'];
 }
 
 /**
