@@ -89,13 +89,17 @@ export const ADMISSION_CHECKS = {
   [HostAccessType.HOST_PROCESS]: containerFlag(HostAccessType.HOST_PROCESS, HOST_PROCESS),
   [HostAccessType.CAPABILITY]: {
     requirements: `variables.containers.map(c, c.?securityContext.?capabilities.?add.orValue([])
-      .filter(x, x.matches(r'^[\\x00-\\x7f]*$')).map(x, ${containerPair(HostAccessType.CAPABILITY, CAPABILITY)})).flatten()`,
+      .filter(x, x.matches(r'^[\\x00-\\x7f]*$') && x.trim() != '').map(x, ${containerPair(HostAccessType.CAPABILITY, CAPABILITY)})).flatten()`,
     leftToReview: [
       'a capability name with a character outside ASCII (CEL\'s upperAscii does not upper-case it as the review does)',
     ],
   },
+  // Linux: UID 0, or no runAsUser and no runAsNonRoot: true; Windows (not HostProcess): ContainerAdministrator or no
+  // runAsUserName, without runAsNonRoot: true (`mayRunAsAdministrator`)
   [HostAccessType.RUN_AS_ROOT]: containerFlag(HostAccessType.RUN_AS_ROOT,
-    `!${WINDOWS_POD} && (${effective('runAsUser')}.hasValue() ? ${effective('runAsUser')}.value() == 0 : ${effective('runAsNonRoot')}.orValue(false) != true)`),
+    `${WINDOWS_POD} ? (!(${HOST_PROCESS}) && ${effective('runAsNonRoot')}.orValue(false) != true && ` +
+    `${windowsOption('runAsUserName', "''")}.lowerAscii() in ['', 'containeradministrator']) : ` +
+    `(${effective('runAsUser')}.hasValue() ? ${effective('runAsUser')}.value() == 0 : ${effective('runAsNonRoot')}.orValue(false) != true)`),
 } satisfies { [type in HostAccessType]: AdmissionCheck };
 
 /**

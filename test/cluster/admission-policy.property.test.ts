@@ -1,7 +1,7 @@
 // The host-access admission policy's CEL against the model on the real API server, on generated pod specs: for any
 // API-valid DaemonSet and bare Pod (host paths written in any form, mounted read-only or not by any container, init containers,
 // host namespaces, host ports, capabilities in any case, with or without CAP_, privileged, runAsUser and runAsNonRoot
-// at either level, Windows node selectors) and any subset of its privileges explained (with or without a container,
+// at either level, Windows node selectors and user names) and any subset of its privileges explained (with or without a container,
 // some reasons blank), the policy admits it exactly when the synth gate's reason check accepts it.
 import { App, Chart } from 'cdk8s';
 import * as fc from 'fast-check';
@@ -16,7 +16,7 @@ const NS = 'admission-property';
 const POLICY = 'host-access-property';
 
 const PATHS = ['/var/log', '/var//log/', '/var/./log', '/run/agent', '/a|b%c', '/', 'C:\\logs'];
-const CAPS = ['NET_ADMIN', 'net_admin', 'CAP_SYS_ADMIN', ' cap_bpf ', 'Cap_Net_Raw', 'SYS_PTRACE'];
+const CAPS = ['NET_ADMIN', 'net_admin', 'CAP_SYS_ADMIN', ' cap_bpf ', 'Cap_Net_Raw', 'SYS_PTRACE', ''];
 const optionalBool = fc.constantFrom(undefined, true, false);
 const optionalUser = fc.constantFrom(undefined, 0, 1000);
 
@@ -32,7 +32,11 @@ const podSpec = fc.record({
   hostPID: optionalBool,
   hostIPC: optionalBool,
   windowsSelector: fc.boolean(),
-  podSc: fc.record({ runAsUser: optionalUser, runAsNonRoot: optionalBool }).map(drop),
+  podSc: fc.record({
+    runAsUser: optionalUser,
+    runAsNonRoot: optionalBool,
+    windowsOptions: fc.option(fc.record({ runAsUserName: fc.constantFrom('ContainerUser', 'ContainerAdministrator', 'containeradministrator') }), { nil: undefined }),
+  }).map(drop),
   volumes: fc.uniqueArray(fc.constantFrom(...PATHS), { maxLength: 4 }),
   containers: fc.array(fc.record({
     init: fc.boolean(),
