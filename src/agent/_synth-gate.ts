@@ -11,7 +11,7 @@
 import { IConstruct } from 'constructs';
 import { CheckedApiObject } from './_checked-api-object';
 import { currentSynth, SynthCounter, synthCounterOf } from './_synth-counter';
-import { descriptorOf } from '../model/_host-privileges';
+import { reasonAnnotationErrors, unexplainedPrivileges } from '../model/_reason-annotations';
 import { HostAccess } from '../model/host-access';
 import { HostAccessItem } from '../model/host-access-item';
 import { HostAccessReasons } from '../model/host-access-reasons';
@@ -101,6 +101,10 @@ export class SynthGate {
       const was = `apiVersion ${JSON.stringify(manifest?.apiVersion)}, kind ${JSON.stringify(manifest?.kind)}`;
       return { errors: [`the DaemonSet as its JSON patches leave it is ${was}: a NodeAgent renders an apps/v1 DaemonSet; patch its fields, not its kind`] };
     }
+    // the reasons in the form an admission policy's CEL reads (written with the metadata, before any JSON patch) must
+    // still say what the reasons annotation says
+    const annotationErrors = reasonAnnotationErrors(manifest);
+    if (annotationErrors.length > 0) return { errors: annotationErrors };
     return { manifest, ...this.check(manifest) };
   }
 
@@ -149,9 +153,7 @@ export class SynthGate {
       }
     }
     const errors: string[] = [];
-    for (const item of items) {
-      if (!descriptorOf(item.type).reasonRequired(item)) continue;
-      if (HostAccessReasons.find(recorded, item.type, item.detail, item.container)?.reason.trim()) continue;
+    for (const item of unexplainedPrivileges(items, recorded)) {
       const where = item.container ? ` in container "${item.container}"` : '';
       errors.push(`${item.type}${item.detail ? ` ${item.detail}` : ''}${where} has no recorded reason: set it through the props (which take a reason) or call agent.addHostAccessReason({ type: HostAccessType.${enumKey(item.type)}, detail: ${quote(item.detail)}, reason: '...' })`);
     }

@@ -14,3 +14,5 @@ export * from './registry-mirror';
 export * from './security-check';
 export * from './toleration';
 export * from './update-strategy';
+export * from './host-access-policy';
+export * from './host-access-policy-options';

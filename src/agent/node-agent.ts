@@ -18,6 +18,7 @@ import { RegistryMirror } from './registry-mirror';
 import { SecurityCheck } from './security-check';
 import { Toleration } from './toleration';
 import { AgentUpdateStrategy } from './update-strategy';
+import { withReasonAnnotations } from '../model/_reason-annotations';
 import { CoveragePlan, DaemonSetCoverage } from '../model/daemon-set-coverage';
 import { HostAccessReason, HostAccessReasons } from '../model/host-access-reasons';
 import { HostAccessType } from '../model/host-access-type';
@@ -171,6 +172,11 @@ export class NodeAgent extends Construct {
     this.daemonSet.metadata.addAnnotation(HostAccessReasons.ANNOTATION, Lazy.any({ produce: () => this.reasonsAnnotation() }) as any);
     // what the app's registry mirror made of each image, so the rewrite is seen in the manifest
     this.daemonSet.metadata.addAnnotation(MIRROR_ANNOTATION, Lazy.any({ produce: () => this.mirrorAnnotation() }) as any);
+    // each reason again as one annotation per privilege, the form the admission policy's CEL reads, rendered with
+    // the rest of the metadata (before any JSON patch, which sees them as it sees every other rendered field)
+    const metadata = this.daemonSet.metadata;
+    const renderMetadata = metadata.toJson.bind(metadata);
+    metadata.toJson = () => withReasonAnnotations(renderMetadata());
 
     this.gate = new SynthGate({
       scope: this,

@@ -1,12 +1,14 @@
 // The `cdk8s-node-agents` command. bin/cdk8s-node-agents calls main(); it is not exported from the package index.
 
 import { CliError, CliIo, Command, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, oneLine, PROGRAM, writeErrors } from './_command';
+import { admissionPolicyCommand } from './admission-policy';
 import { coverageCommand } from './coverage';
 import { reviewCommand } from './review';
 import { statusCommand } from './status';
 
 /** every subcommand: to add one, write a file exporting a Command and add it here. */
 const COMMANDS: Command[] = [
+  admissionPolicyCommand,
   coverageCommand,
   reviewCommand,
   statusCommand,

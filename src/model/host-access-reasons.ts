@@ -34,6 +34,9 @@ export interface HostAccessReason {
  *
  * NodeAgent writes it on the DaemonSet's metadata (not on the pod template, so that rewording a
  * reason never restarts the agent on every node); the review and the CLI read it from any manifest.
+ * Beside it, NodeAgent writes each reason again as one `host-access.node-agents.cdk8s.io/<name>`
+ * annotation (`"<privilege> | <reason>"`), the form the admission policy of `HostAccessPolicy` reads
+ * (CEL cannot decode this JSON list exactly).
  */
 export class HostAccessReasons {
   /** the annotation key on the workload's metadata. */

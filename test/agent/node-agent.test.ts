@@ -381,6 +381,42 @@ describe('host access', () => {
     expect(reasons(manifests)).toEqual([{ type: 'hostPath', detail: '/var/log (read-only)', container: 'agent', reason: 'tails logs' }]);
   });
 
+  test('each reason is also written as one annotation per privilege, in the form the admission policy reads', () => {
+    const manifests = synth({ hostMounts: [HostMount.readOnly('/var/log', { reason: 'tails logs' })], hostNetwork: { reason: 'serves node metrics' } });
+    const annotations = find(manifests, 'DaemonSet').metadata.annotations;
+    expect(Object.fromEntries(Object.entries(annotations).filter(([k]) => k.startsWith('host-access.node-agents.cdk8s.io/')))).toEqual({
+      'host-access.node-agents.cdk8s.io/hostnetwork': 'hostNetwork | serves node metrics',
+      'host-access.node-agents.cdk8s.io/hostpath-var-log-read-only': 'hostPath /var/log (read-only) | tails logs',
+    });
+    expect(HostAccessReasons.parse(annotations).length).toBe(2);
+  });
+
+  test('an annotation under host-access.node-agents.cdk8s.io/ set by hand fails synth: those are written from the reasons', () => {
+    const c = chart();
+    const agent = new NodeAgent(c, 'node-agent', { image });
+    agent.daemonSet.metadata.addAnnotation('host-access.node-agents.cdk8s.io/x', 'hostNetwork | hand-written');
+    expect(() => Testing.synth(c)).toThrow('metadata.annotations host-access.node-agents.cdk8s.io/x: annotations under host-access.node-agents.cdk8s.io/ ' +
+      'are written from the host-access reasons (node-agents.cdk8s.io/host-access) and must match them; remove them, and give each privilege ' +
+      'its reason through the props or addHostAccessReason (not a JSON patch of the annotations)');
+  });
+
+  test('a JSON patch of the reasons annotation that the per-privilege annotations do not follow fails synth; one of both passes', () => {
+    const build = (patches: JsonPatch[]) => {
+      const c = chart();
+      const agent = new NodeAgent(c, 'node-agent', { image, hostNetwork: { reason: 'serves node metrics' } });
+      agent.daemonSet.addJsonPatch(...patches);
+      return c;
+    };
+    const json = JSON.stringify([{ type: 'hostNetwork', detail: '', reason: 'reads host network statistics' }]);
+    expect(() => Testing.synth(build([JsonPatch.replace('/metadata/annotations/node-agents.cdk8s.io~1host-access', json)])))
+      .toThrow('metadata.annotations host-access.node-agents.cdk8s.io/hostnetwork: annotations under host-access.node-agents.cdk8s.io/');
+    const both = build([
+      JsonPatch.replace('/metadata/annotations/node-agents.cdk8s.io~1host-access', json),
+      JsonPatch.replace('/metadata/annotations/host-access.node-agents.cdk8s.io~1hostnetwork', 'hostNetwork | reads host network statistics'),
+    ]);
+    expect(find(synthValid(both), 'DaemonSet').metadata.annotations['host-access.node-agents.cdk8s.io/hostnetwork']).toBe('hostNetwork | reads host network statistics');
+  });
+
   test('a read-only mount needs a reason too, low risk or high: it is asked as the mount is built, and recorded', () => {
     expect(() => HostMount.readOnly('/var/lib/node-agent', { mountPath: '/state' } as any)).toThrow(/^HostMount\.readOnly\("\/var\/lib\/node-agent"\) needs a reason/);
     expect(() => (HostMount.readOnly as any)('/proc')).toThrow(/^HostMount\.readOnly\("\/proc"\) needs its options with a reason, got undefined/);

@@ -8,7 +8,9 @@ describe('cdk8s-node-agents', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     expect(r.stdout).toMatch(/^usage: cdk8s-node-agents <command> \[options\]\n/);
-    expect(r.stdout).toMatch(/^ {2}coverage {3}predict which nodes each DaemonSet runs on/m);
+    // names padded to the longest, admission-policy
+    expect(r.stdout).toMatch(/^ {2}admission-policy {3}write the ValidatingAdmissionPolicy/m);
+    expect(r.stdout).toMatch(/^ {2}coverage {11}predict which nodes each DaemonSet runs on/m);
     expect(r.stdout).toContain("run 'cdk8s-node-agents <command> --help'");
   });
 
@@ -29,7 +31,7 @@ describe('cdk8s-node-agents', () => {
   });
 
   test('an unknown command: exit 2 naming it and the known commands', async () => {
-    expectOneErrorLine(await runCli('deploy'), 2, /^error: unknown command "deploy"; .*\(coverage, review, status\)\n$/);
+    expectOneErrorLine(await runCli('deploy'), 2, /^error: unknown command "deploy"; .*\(admission-policy, coverage, review, status\)\n$/);
     expectOneErrorLine(await runCli('help', 'deploy'), 2, /unknown command "deploy"/);
   });
 
@@ -46,7 +48,7 @@ describe('cdk8s-node-agents', () => {
   test('an unknown command is echoed on one line, escaped and shortened', async () => {
     const r = await runCli(`deploy\n${'x'.repeat(1000)}`);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^error: unknown command "deploy\\nxxx[^\n]* \[\.\.\.\] [^\n]*\(coverage, review, status\)\n$/);
+    expect(r.stderr).toMatch(/^error: unknown command "deploy\\nxxx[^\n]* \[\.\.\.\] [^\n]*\(admission-policy, coverage, review, status\)\n$/);
     expect(r.stderr.length).toBeLessThanOrEqual(MAX_LINE + 1);
   });
 });

@@ -342,7 +342,7 @@ describe('review: options', () => {
     // every host privilege type, with what grants it and how its detail reads (from the model's descriptors)
     for (const type of Object.values(HostAccessType)) expect(r.stdout).toMatch(new RegExp(`^ {30}${type}: .*; detail: `, 'ms'));
     expect((await runCli('help', 'review')).stdout).toBe(r.stdout);
-    expect((await runCli('--help')).stdout).toMatch(/^ {2}review {5}review the security of every workload/m);
+    expect((await runCli('--help')).stdout).toMatch(/^ {2}review {13}review the security of every workload/m);
   });
 });
 

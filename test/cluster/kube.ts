@@ -211,6 +211,11 @@ export function exampleOutputs(): string[] {
 }
 
 /** a file's path from the repository root, for test names. */
+/** the example outputs that hold DaemonSets (cluster-addons' admission.k8s.yaml holds only the admission policy). */
+export function exampleDaemonSetOutputs(): string[] {
+  return exampleOutputs().filter((f) => readManifests(f).some((o) => o?.kind === 'DaemonSet'));
+}
+
 export function rel(file: string): string {
   return path.relative(ROOT, file);
 }

@@ -6,7 +6,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { applyAll, createNodes, expectSettled, inventoryNodes, inventoryWithRealNode, resetCluster } from './cluster';
-import { Kube, ROOT, exampleOutputs, readManifests, rel } from './kube';
+import { Kube, ROOT, exampleDaemonSetOutputs, readManifests, rel } from './kube';
 import { installPrometheusCrds, removePrometheusCrds } from './prometheus-crds';
 import { runCli } from '../cli/run-cli';
 
@@ -26,7 +26,7 @@ afterAll(async () => {
 describe.each(INVENTORIES)('Nodes of examples/kind-cluster/nodes/%s.yaml', (inventory) => {
   const file = inventoryFile(inventory);
 
-  test.each(exampleOutputs().map((f) => [rel(f), f]))('%s: DESIRED and the pods\' nodes are what coverage predicts', async (_name, manifest) => {
+  test.each(exampleDaemonSetOutputs().map((f) => [rel(f), f]))('%s: DESIRED and the pods\' nodes are what coverage predicts', async (_name, manifest) => {
     // a fresh cluster per file: examples share namespaces and names between variants.
     await resetCluster(kube);
     await createNodes(kube, inventoryNodes(file));

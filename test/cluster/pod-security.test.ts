@@ -3,7 +3,7 @@
 // when the enforce label is one level stricter, with pod-security-admission's message listing exactly the violations
 // the library computes. The computed level is then the strictest level the server admits: exact, not merely safe.
 import { appArmorAnnotationWarnings, applyAll, dryRunPod, enforcingNamespace, podFromTemplate, psaRefusal, resetCluster, stricter } from './cluster';
-import { Kube, exampleOutputs, readManifests, rel } from './kube';
+import { Kube, exampleDaemonSetOutputs, readManifests, rel } from './kube';
 import { installPrometheusCrds, removePrometheusCrds } from './prometheus-crds';
 import { PodSecurity, PodSecurityLevel } from '../../src';
 
@@ -19,7 +19,7 @@ afterAll(async () => {
   await removePrometheusCrds(kube);
 }, 180_000);
 
-describe.each(exampleOutputs().map((f) => [rel(f), f]))('%s', (_name, file) => {
+describe.each(exampleDaemonSetOutputs().map((f) => [rel(f), f]))('%s', (_name, file) => {
   const objects = readManifests(file);
   const daemonSets = objects.filter((o) => o.kind === 'DaemonSet');
 

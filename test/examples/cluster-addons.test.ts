@@ -21,8 +21,25 @@ function daemonSet(chart: string): any {
   return found[0];
 }
 
-test('one chart per add-on', () => {
-  expect([...byChart.keys()]).toEqual(['network', 'storage']);
+test('one chart per add-on, and the admission policy', () => {
+  expect([...byChart.keys()]).toEqual(['network', 'storage', 'admission']);
+});
+
+test('admission: the host-access policy and its binding, opt-in by namespace label, kube-system exempt, Deny and Audit', () => {
+  const [policy, binding] = byChart.get('admission')!;
+  expect(policy.kind).toBe('ValidatingAdmissionPolicy');
+  expect(policy.spec.validations.length).toBe(9);
+  expect(binding.kind).toBe('ValidatingAdmissionPolicyBinding');
+  expect(binding.spec).toEqual({
+    policyName: 'node-agents-host-access',
+    validationActions: ['Deny', 'Audit'],
+    matchResources: {
+      namespaceSelector: {
+        matchLabels: { 'node-agents.cdk8s.io/host-access-policy': 'enforce' },
+        matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system'] }],
+      },
+    },
+  });
 });
 
 test('both add-ons are node-critical and tolerate every taint', () => {
