@@ -174,9 +174,8 @@ export class NodeAgent extends Construct {
     this.daemonSet.metadata.addAnnotation(MIRROR_ANNOTATION, Lazy.any({ produce: () => this.mirrorAnnotation() }) as any);
     // each reason again as one annotation per privilege, the form the admission policy's CEL reads, rendered with
     // the rest of the metadata (before any JSON patch, which sees them as it sees every other rendered field)
-    const metadata = this.daemonSet.metadata;
-    const renderMetadata = metadata.toJson.bind(metadata);
-    metadata.toJson = () => withReasonAnnotations(renderMetadata());
+    const renderMetadata = this.daemonSet.metadata.toJson.bind(this.daemonSet.metadata);
+    this.daemonSet.metadata.toJson = () => withReasonAnnotations(renderMetadata());
 
     this.gate = new SynthGate({
       scope: this,
