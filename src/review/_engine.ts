@@ -335,7 +335,7 @@ function workloadReview(
   ctx: WorkloadContext, ref: string, drafts: Draft[], acks: Acknowledgement[], reasons: HostAccessReason[], hostAccess: HostAccessEntry[],
   podSecurityLevel: string, threshold?: Severity,
 ): WorkloadReview {
-  // one cause, one finding: drafts of several rules about the same privilege of the same container become one
+  // one privilege, one finding: drafts of several rules about the same privilege of the same container become one
   const merged = mergeDrafts(drafts);
   const findings = merged.filter((d) => threshold === undefined || alwaysBlocks(d.rule) || Severities.atLeast(d.severity, threshold)).map((d) => {
     const message = `${ref}${d.container !== undefined ? `, container ${JSON.stringify(d.container)}` : ''}: ${d.message}` +
@@ -357,7 +357,11 @@ function workloadReview(
       container: d.container,
       field: d.field,
       mergedRules: d.mergedRules,
+      privilege: d.cause === undefined ? undefined : dropUndefined({ type: d.cause.type, detail: d.cause.detail, container: d.cause.container }),
+      rules: d.rules ?? [d.rule],
+      podSecurity: d.podSecurity,
       acknowledged: reasonsGiven.length > 0,
+      unacceptedAcknowledgements: reasonsGiven.length > 0 ? undefined : lesserAcknowledgements(d, acks),
       acknowledgedReason: reasonsGiven.length > 0 ? reasonsGiven.join('; ') : undefined,
     });
   });
@@ -371,6 +375,18 @@ function workloadReview(
     hostAccess,
     findings,
   });
+}
+
+/**
+ * For an open merged finding: the merged rules below its severity whose acknowledgement was given but does not accept it
+ * (it would hide a more severe rule's part), so that the report says the acknowledgement is not believed to work.
+ */
+function lesserAcknowledgements(d: Draft, acks: Acknowledgement[]): string[] | undefined {
+  if (alwaysBlocks(d.rule)) return undefined;
+  const accepting = d.acknowledgedBy ?? [d.rule];
+  const lesser = [...new Set(acks.filter((a) => (d.rules ?? []).includes(a.rule) && !accepting.includes(a.rule) &&
+    (a.container === undefined || a.container === d.container)).map((a) => a.rule))];
+  return lesser.length > 0 ? lesser : undefined;
 }
 
 function runRule(rule: IReviewRule, ctx: WorkloadContext): Draft[] {

@@ -35,8 +35,12 @@ export function renderJson(report: ReviewReport): string {
         container: f.container,
         field: f.field,
         mergedRules: f.mergedRules,
+        privilege: f.privilege,
+        rules: f.rules,
+        podSecurity: f.podSecurity,
         acknowledged: f.acknowledged,
         acknowledgedReason: f.acknowledgedReason,
+        unacceptedAcknowledgements: f.unacceptedAcknowledgements,
       })),
     })),
   });

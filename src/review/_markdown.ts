@@ -41,6 +41,10 @@ function renderFinding(f: Finding): string[] {
     lines.push(`  - acknowledged: ${f.acknowledgedReason}`);
   } else {
     lines.push(`  - fix: ${f.fix}`);
+    if (f.unacceptedAcknowledgements !== undefined) {
+      lines.push(`  - not accepted by the acknowledgement of ${f.unacceptedAcknowledgements.join(', ')}: that part is less severe than ` +
+        `this ${f.severity} finding; acknowledge ${f.rule} to accept it`);
+    }
   }
   return lines;
 }

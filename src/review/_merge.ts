@@ -1,7 +1,8 @@
-// Internal: one cause, one finding. The engine's drafts that name the same cause (one host privilege of one container,
-// RuleViolation.cause) become one finding: the highest severity, the message and fix of the most specific rule, the
-// other rules listed. Drafts without a cause (Pod Security checks, which judge the pod as a whole; hygiene rules) are
-// never merged.
+// Internal: one privilege, one finding. The engine's drafts that name the same cause (one host privilege of one
+// container, RuleViolation.cause) become one finding: the highest severity, the message and fix of the most specific
+// rule, every rule and the Pod Security check listed. A Pod Security check that fails on host privileges gives one draft
+// per privilege (rules/pod-security-check.ts), so it joins too. Drafts without a cause (the checks that judge missing
+// hardening, hygiene rules) are never merged.
 import { HostAccessReasons, HostAccessType } from '../model';
 import { HostPrivilege } from './review-rule';
 import { Severities, Severity } from './severity';
@@ -12,13 +13,30 @@ export const HOST_ACCESS_REASON_RULE = 'NA-HOST-ACCESS-REASON';
 
 /**
  * Which rule's message and fix a merged finding takes among those at its severity: the most specific first. A rule not
- * listed (a custom one) comes after these, in the order the rules ran; NA-HOST-ACCESS-REASON, which only says that a
- * reason is missing, comes last.
+ * listed (a custom one) comes after these, in the order the rules ran; then NA-HOST-ACCESS-REASON, which only says that a
+ * reason is missing, then a Pod Security check (`PSS-...`), which only says that the privilege is forbidden.
  */
 export const SPECIFICITY = [
   'NA-RUNTIME-SOCKET', 'NA-PRIVILEGED', 'NA-HOSTPATH-SENSITIVE', 'NA-CAPABILITIES', 'NA-HOSTPATH-WRITABLE', 'NA-RUN-AS-NON-ROOT',
-  'NA-PRIVILEGE-ESCALATION',
+  'NA-PRIVILEGE-ESCALATION', 'NA-HOSTPATH-UNUSED', 'NA-HOSTPATH-TYPE',
 ];
+
+/**
+ * Rules whose merged part says something the primary message does not (a hostPath volume without a type, one no
+ * container mounts): its message and fix are appended to the primary's. A gate runs them below its threshold too, so
+ * that a finding it reports reads as the full review's.
+ */
+const ADDED_FACTS = new Set(['NA-HOSTPATH-TYPE', 'NA-HOSTPATH-UNUSED']);
+
+/** whether the rule's part adds its message and fix to the finding it joins (a gate must run it whatever its severity). */
+export function addsFacts(rule: string): boolean {
+  return ADDED_FACTS.has(rule);
+}
+
+/** whether the rule is a Pod Security check (`PSS-...`), which the merge places last. */
+export function isPodSecurityRule(rule: string): boolean {
+  return rule.startsWith('PSS-');
+}
 
 export interface Draft {
   readonly rule: string;
@@ -31,6 +49,10 @@ export interface Draft {
   readonly cause?: HostPrivilege;
   /** for a merged draft: the other rules, most severe first. */
   readonly mergedRules?: string[];
+  /** every rule of the finding: its own first, then the merged ones, most severe first. */
+  readonly rules?: string[];
+  /** for a finding about one host privilege: the Pod Security baseline check it fails, if any. */
+  readonly podSecurity?: string[];
   /** the rules whose acknowledgement accepts the finding: its own and the merged ones that had its severity. */
   readonly acknowledgedBy?: string[];
   /** for a rule that could not evaluate the workload: the error, so that rules failing on one cause give one finding. */
@@ -38,6 +60,7 @@ export interface Draft {
 }
 
 function specificity(rule: string): number {
+  if (isPodSecurityRule(rule)) return SPECIFICITY.length + 2;
   if (rule === HOST_ACCESS_REASON_RULE) return SPECIFICITY.length + 1;
   const i = SPECIFICITY.indexOf(rule);
   return i < 0 ? SPECIFICITY.length : i;
@@ -55,14 +78,24 @@ function reasonEntry(p: HostPrivilege): string {
 }
 
 /** the Pod Security baseline check the cause alone fails, if any. */
-function podSecurityNote(cause: HostPrivilege): string {
-  let check: string | undefined;
+function podSecurityCheckOf(cause: HostPrivilege): string | undefined {
   try {
-    check = descriptorOf(cause.type).podSecurityCheck({ type: cause.type as HostAccessType, detail: cause.detail, container: cause.container });
+    return descriptorOf(cause.type).podSecurityCheck({ type: cause.type as HostAccessType, detail: cause.detail, container: cause.container });
   } catch {
-    return ''; // a custom rule's cause of an unknown type: nothing to add
+    return undefined; // a custom rule's cause of an unknown type: nothing to add
   }
-  return check === undefined ? '' : `; fails Pod Security baseline check ${check}`;
+}
+
+/** `; fails Pod Security baseline check hostPathVolumes`, unless the finding is that check's own (its message says it). */
+function podSecurityNote(primary: Draft): string {
+  const check = podSecurityCheckOf(primary.cause!);
+  return check === undefined || isPodSecurityRule(primary.rule) ? '' : `; fails Pod Security baseline check ${check}`;
+}
+
+/** the fields every finding about one cause has: its rules, and the Pod Security check it fails. */
+function causeFields(primary: Draft, rules: string[]): Pick<Draft, 'rules' | 'podSecurity'> {
+  const check = podSecurityCheckOf(primary.cause!);
+  return { rules, podSecurity: check === undefined ? undefined : [check] };
 }
 
 /**
@@ -88,15 +121,22 @@ function mergeGroup(own: Draft[], absorbed: Draft[], container: string | undefin
   const judged = ordered.filter((d) => d.rule !== HOST_ACCESS_REASON_RULE);
   let message = primary.message;
   let fix = primary.fix;
+  for (const fact of ordered.filter((d) => d !== primary && ADDED_FACTS.has(d.rule))) {
+    message += `; ${fact.message}`;
+    fix += `; ${fact.fix}`;
+  }
   if (reasonPart && primary !== reasonPart) {
     message += `; no reason is recorded for it in annotation ${HostAccessReasons.ANNOTATION}`;
     const privilege = reasonPart.cause!;
     fix += `; if the agent keeps it, record why: add ${reasonEntry(privilege)} to the ${HostAccessReasons.ANNOTATION} annotation`;
   }
-  message += podSecurityNote(cause);
-  // a recorded reason accepts the merged finding only if it would have accepted every rule's part
-  const reasonAcceptable = judged.length > 0 && judged.every((d) => (d.privileges ?? []).length > 0);
-  const privileges = reasonAcceptable ? judged.flatMap((d) => d.privileges!) : judged.length === 0 ? primary.privileges : undefined;
+  message += podSecurityNote(primary);
+  // a recorded reason accepts the merged finding only if it would have accepted every rule's part at the finding's
+  // severity; the less severe parts go with it (a rule below a gate's threshold, which the gate does not run, never
+  // decides a finding at or above it: neither its severity nor its acceptance)
+  const top = judged.filter((d) => d.severity === primary.severity);
+  const reasonAcceptable = top.length > 0 && top.every((d) => (d.privileges ?? []).length > 0);
+  const privileges = reasonAcceptable ? top.flatMap((d) => d.privileges!) : judged.length === 0 ? primary.privileges : undefined;
   const acknowledgedBy = [...new Set(ordered.filter((d) => d.severity === primary.severity).map((d) => d.rule))];
   return {
     rule: primary.rule,
@@ -108,6 +148,7 @@ function mergeGroup(own: Draft[], absorbed: Draft[], container: string | undefin
     privileges,
     cause,
     mergedRules: others.length > 0 ? others : undefined,
+    ...causeFields(primary, [primary.rule, ...others]),
     acknowledgedBy,
   };
 }
@@ -122,7 +163,7 @@ export function mergeDrafts(drafts: Draft[]): Draft[] {
   const order: Array<Draft | string> = [];
   for (const d of drafts) {
     if (!d.cause) {
-      order.push(d);
+      order.push({ ...d, rules: [d.rule] });
       continue;
     }
     const key = JSON.stringify([causeId(d.cause), d.container ?? null]);
@@ -154,7 +195,7 @@ export function mergeDrafts(drafts: Draft[]): Draft[] {
     const group = groups.get(item)!;
     const [only] = group.parts;
     result.push(group.parts.length === 1 && group.absorbed.length === 0
-      ? { ...only, acknowledgedBy: [only.rule], message: only.message + podSecurityNote(only.cause!) }
+      ? { ...only, acknowledgedBy: [only.rule], message: only.message + podSecurityNote(only), ...causeFields(only, [only.rule]) }
       : mergeGroup(group.parts, group.absorbed, group.container));
   }
   return result;

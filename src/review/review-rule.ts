@@ -120,9 +120,9 @@ export interface RuleViolation {
   /**
    * The one host privilege this violation is about, identified as `HostAccess` lists it (for a hostPath, the mode in
    * `detail` does not matter: a path is one cause). The engine merges the violations of different rules about the same
-   * privilege of the same container into one finding: one cause, one finding, at the highest severity, with the message
-   * and fix of the most specific rule and the other rules in `Finding.mergedRules`. A violation about the privilege for
-   * the whole pod (no `container`) joins the findings of each container that has it.
+   * privilege of the same container into one finding: one privilege, one finding, at the highest severity, with the
+   * message and fix of the most specific rule, the other rules in `Finding.mergedRules` and all in `Finding.rules`. A
+   * violation about the privilege for the whole pod (no `container`) joins the findings of each container that has it.
    *
    * @default - not about one host privilege: never merged
    */

@@ -60,15 +60,22 @@ export class RulesCatalogue {
         'unless they are critical (root on the node needs an explicit acknowledgement) or NA-HOSTPATH-SENSITIVE (a path that holds ' +
         'what an attacker wants needs one too, read-only or not).',
       '',
-      '**One cause, one finding.** Rules that find the same cause (one host privilege of one container: a host path, whatever its ' +
-        'mode, a capability, a privileged or root container) give one finding: at the highest of their severities, with the message and ' +
-        'fix of the most specific rule (NA-RUNTIME-SOCKET, NA-PRIVILEGED, NA-HOSTPATH-SENSITIVE, NA-CAPABILITIES, NA-HOSTPATH-WRITABLE, ' +
-        'NA-RUN-AS-NON-ROOT, NA-PRIVILEGE-ESCALATION, then NA-HOST-ACCESS-REASON), the others listed in `mergedRules` (Markdown: ' +
-        '"with ..."), the missing reason and the Pod Security baseline check the privilege fails named in the message. Rule IDs do not ' +
-        'change: an acknowledgement of the finding\'s rule, or of any merged rule whose own finding would have had the same severity, ' +
-        'accepts it (an acknowledgement of NA-PRIVILEGE-ESCALATION, medium, does not accept the critical NA-PRIVILEGED finding it joined). ' +
-        'A recorded reason accepts a merged finding only if it would have accepted each rule\'s part. Pod Security findings are one per ' +
-        'check for the whole pod and are never merged.',
+      '**One privilege, one finding.** Rules that find the same host privilege of one container (a host path, whatever its ' +
+        'mode, a host namespace, a host port, a capability, a privileged or root container) give one finding: at the highest of their ' +
+        'severities, with the message and fix of the most specific rule (NA-RUNTIME-SOCKET, NA-PRIVILEGED, NA-HOSTPATH-SENSITIVE, ' +
+        'NA-CAPABILITIES, NA-HOSTPATH-WRITABLE, NA-RUN-AS-NON-ROOT, NA-PRIVILEGE-ESCALATION, NA-HOSTPATH-UNUSED, NA-HOSTPATH-TYPE, ' +
+        'then NA-HOST-ACCESS-REASON, then the Pod Security check), the others listed in `mergedRules` (Markdown: "with ..."); the ' +
+        'missing reason, a volume without a type or mounted by no container, and the Pod Security baseline check the privilege fails ' +
+        'are said in the message. The JSON names the privilege (`privilege`), every rule (`rules`, its own first) and the Pod ' +
+        'Security check (`podSecurity`). A Pod Security baseline check that fails on host privileges alone (hostNamespaces, ' +
+        'privileged, capabilities, hostPathVolumes, hostPorts, windowsHostProcess) is one part per privilege, merged into its ' +
+        'finding, at the check\'s severity or the privilege\'s risk, whichever is lower (the check forbids every host path alike); ' +
+        'the checks that judge missing hardening stay one finding for the pod. Rule IDs do not change: an acknowledgement of the ' +
+        'finding\'s rule, or of any merged rule whose part has the finding\'s severity, accepts it; one of a less severe part does ' +
+        'not (an acknowledgement of NA-PRIVILEGE-ESCALATION, medium, does not accept the critical NA-PRIVILEGED finding it joined; ' +
+        'one of PSS-BASELINE-hostPathVolumes does not accept a critical /dev mount), and the finding says so ' +
+        '(`unacceptedAcknowledgements`). A recorded reason accepts a merged finding only if it would have accepted each rule\'s ' +
+        'part at the finding\'s severity; the less severe parts go with it.',
       '',
       '| Pack | Default | Rules | Description |',
       '|---|---|---|---|',

@@ -4,6 +4,7 @@ import {
 import { renderJson } from './_json';
 import { renderMarkdown } from './_markdown';
 import { WorkloadEvaluation, evaluationsOf } from './_memo';
+import { addsFacts } from './_merge';
 import { Finding } from './finding';
 import { ReviewOptions } from './review-options';
 import { ReviewReport } from './review-report';
@@ -113,7 +114,8 @@ export class SecurityReview {
   ): Finding[] {
     Severities.rank(threshold);
     const resolved = resolveOptions(options);
-    const rules = rulesOf(resolved.packs ?? []).filter((r) => !wellFormed || alwaysBlocks(r.id) || Severities.atLeast(r.severity, threshold));
+    const rules = rulesOf(resolved.packs ?? [])
+      .filter((r) => !wellFormed || alwaysBlocks(r.id) || addsFacts(r.id) || Severities.atLeast(r.severity, threshold));
     const optionAcks = acknowledgementsByWorkload(resolved);
     return contextsOf(manifests, resolved)
       .flatMap((ctx) => {
@@ -139,8 +141,9 @@ export class SecurityReview {
    * The review for tools: JSON, two-space indented, with a fixed key order, so that the same review is the same text.
    * The shape is `{ podSecurityVersion, packs, workloads: [{ kind, namespace, name, podSecurityLevel,
    * hostAccess: [{ type, detail, risk, container, reason, attackerGains, saferAlternative }],
-   * findings: [{ rule, severity, message, fix, kind, namespace, name, container, field, acknowledged, acknowledgedReason }] }] }`
-   * (absent optional fields are left out).
+   * findings: [{ rule, severity, message, fix, kind, namespace, name, container, field, mergedRules, privilege, rules, podSecurity,
+   * acknowledged, acknowledgedReason, unacceptedAcknowledgements }] }] }` (absent optional fields are left out). A finding about
+   * one host privilege names it (`privilege`) and every rule and Pod Security check merged into it (`rules`, `podSecurity`).
    *
    * @param report a review
    */

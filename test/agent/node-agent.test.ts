@@ -597,9 +597,10 @@ describe('security review at synth', () => {
     const lines = message.split('\n');
     expect(lines[0]).toEqual('Validation failed with the following errors:');
     expect(lines.slice(1).map((l) => l.replace(/\]: .*/s, ']').replace(/^  \[test\/node-agent\] security review: \[(\w+)\] ([\w-]+):.*/, '$1 $2')))
-      .toEqual(['critical NA-PRIVILEGED', 'critical PSS-BASELINE-privileged']);
+      .toEqual(['critical NA-PRIVILEGED']);
+    // one privilege, one finding: Pod Security's check is merged into it
     const open = agent.review().workloads[0].findings.filter((f) => !f.acknowledged && f.severity === 'critical');
-    expect(open.map((f) => f.rule)).toEqual(['NA-PRIVILEGED', 'PSS-BASELINE-privileged']);
+    expect(open.map((f) => f.rules)).toEqual([['NA-PRIVILEGED', 'PSS-BASELINE-privileged', 'NA-PRIVILEGE-ESCALATION']]);
     expect(agent.coverage([{ metadata: { name: 'n1', labels: { 'kubernetes.io/os': 'linux' } } }]).desired).toEqual(1);
     expect(agent.rolloutPlan(10).maxUnavailable).toEqual(1);
   });
@@ -687,12 +688,11 @@ describe('security review at synth', () => {
       lines = (e as Error).message.split('\n').slice(1).map((l) => l.trim());
     }
     expect(lines.map((l) => /^\[test\/node-agent\] (?:(hostPID) has no recorded reason|security review: \[\w+\] ([\w-]+):)/.exec(l)?.slice(1).find((x) => x)))
-      .toEqual(['hostPID', 'NA-PRIVILEGED', 'PSS-BASELINE-privileged', 'PSS-BASELINE-hostNamespaces']);
-    // following the lines, one by one, is all it takes: the next synth passes
+      .toEqual(['hostPID', 'NA-PRIVILEGED']);
+    // following the lines, one by one, is all it takes: the next synth passes. hostPID's reason accepts its Pod Security
+    // part too (high, not critical), and the acknowledgement of NA-PRIVILEGED the privileged check merged into it
     agent.addHostAccessReason({ type: HostAccessType.HOST_PID, detail: '', reason: 'reads the node\'s processes' });
     agent.acknowledge('NA-PRIVILEGED', 'the kernel module driver needs it', 'agent');
-    agent.acknowledge('PSS-BASELINE-hostNamespaces', 'reads the node\'s processes');
-    agent.acknowledge('PSS-BASELINE-privileged', 'the kernel module driver needs it');
     expect(find(synthValid(c), 'DaemonSet').spec.template.spec.hostPID).toBe(true);
   });
 

@@ -114,7 +114,7 @@ test('an agent that fails its own check still gets reviewed and written into the
   expect(() => a.synth()).toThrow(/\[drivers\/kmod\] security review: \[critical\] NA-PRIVILEGED/);
   const report = JSON.parse(fs.readFileSync(path.join(a.outdir, 'security-review.json'), 'utf8'));
   const findings = report.workloads[0].findings.filter((f: any) => !f.acknowledged && f.severity === 'critical');
-  expect(findings.map((f: any) => f.rule)).toEqual(['NA-PRIVILEGED', 'PSS-BASELINE-privileged']);
+  expect(findings.map((f: any) => f.rules)).toEqual([['NA-PRIVILEGED', 'PSS-BASELINE-privileged', 'NA-PRIVILEGE-ESCALATION']]);
 });
 
 test('one synth reviews the app once, however many charts it renders; the next synth reviews again', () => {

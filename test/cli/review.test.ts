@@ -78,9 +78,12 @@ describe('review: report', () => {
     expect(r.stdout).toContain('- hostNetwork: risk high\n');
     expect(r.stdout).toContain('- hostPID: risk high\n');
     expect(r.stdout).toContain('- hostPort 9100/TCP in container "agent": risk low\n');
-    expect(r.stdout).toContain('- [critical] NA-RUNTIME-SOCKET (with NA-HOSTPATH-SENSITIVE, NA-HOST-ACCESS-REASON): DaemonSet observability/exporter, container "agent": ' +
-      'mounts /, which contains the container runtime sockets');
-    expect(r.stdout).toContain('- [high] PSS-BASELINE-hostNamespaces: DaemonSet observability/exporter: fails Pod Security baseline (policy 1.28): host namespaces (hostNetwork=true, hostPID=true)');
+    expect(r.stdout).toContain('- [critical] NA-RUNTIME-SOCKET (with NA-HOSTPATH-SENSITIVE, NA-HOST-ACCESS-REASON, PSS-BASELINE-hostPathVolumes): ' +
+      'DaemonSet observability/exporter, container "agent": mounts /, which contains the container runtime sockets');
+    // one finding per host namespace, Pod Security's check merged into each
+    expect(r.stdout).toContain('- [high] NA-HOST-ACCESS-REASON (with PSS-BASELINE-hostNamespaces): DaemonSet observability/exporter: takes hostNetwork (risk high) without a reason');
+    expect(r.stdout).toContain('- [high] NA-HOST-ACCESS-REASON (with PSS-BASELINE-hostNamespaces): DaemonSet observability/exporter: takes hostPID (risk high) without a reason');
+    expect(r.stdout).not.toContain('host namespaces (hostNetwork=true, hostPID=true)');
   });
 
   test('reads every file given, any kinds, and reviews each workload (CronJob and Pod included)', async () => {
@@ -128,16 +131,16 @@ describe('review: --json', () => {
       expect(['low', 'medium', 'high', 'critical']).toContain(f.severity);
       expect(f.message).toMatch(/^DaemonSet observability\/exporter/);
     }
-    // the mount of / is one finding: the runtime sockets it holds, its sensitivity read-only, its missing reason
-    expect(w.findings.map((f: any) => `${f.severity} ${f.rule}`)).toEqual([
-      'critical NA-RUNTIME-SOCKET',
-      'high NA-HOST-ACCESS-REASON',
-      'high NA-HOST-ACCESS-REASON',
-      'high PSS-BASELINE-hostNamespaces',
+    // one finding per privilege: the mount of / (the runtime sockets it holds, its sensitivity read-only, its missing
+    // reason, Pod Security's check), hostNetwork, hostPID, /sys (its check, accepted by its reason), the hostPort
+    expect(w.findings.map((f: any) => `${f.severity} ${f.rules.join('+')}`)).toEqual([
+      'critical NA-RUNTIME-SOCKET+NA-HOSTPATH-SENSITIVE+NA-HOST-ACCESS-REASON+PSS-BASELINE-hostPathVolumes',
+      'high NA-HOST-ACCESS-REASON+PSS-BASELINE-hostNamespaces',
+      'high NA-HOST-ACCESS-REASON+PSS-BASELINE-hostNamespaces',
       'medium PSS-BASELINE-hostPathVolumes',
-      'medium PSS-BASELINE-hostPorts',
-      'low NA-HOST-ACCESS-REASON',
+      'low NA-HOST-ACCESS-REASON+PSS-BASELINE-hostPorts',
     ]);
+    expect(w.findings.map((f: any) => f.podSecurity)).toEqual([['hostPathVolumes'], ['hostNamespaces'], ['hostNamespaces'], ['hostPathVolumes'], ['hostPorts']]);
   });
 
   test('is deterministic', async () => {
@@ -153,7 +156,7 @@ describe('review: exit status', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^# Security review/);
     expect(r.stderr).toBe('review: 2 open findings at or above high (--fail-on high)\n');
-    expect((await runCli('review', '--fail-on', 'LOW', '--json', CHART_SHAPED)).stderr).toBe('review: 12 open findings at or above low (--fail-on low)\n');
+    expect((await runCli('review', '--fail-on', 'LOW', '--json', CHART_SHAPED)).stderr).toBe('review: 9 open findings at or above low (--fail-on low)\n');
   });
 
   test('--fail-on exits 0 when nothing that high is open', async () => {
@@ -170,9 +173,14 @@ describe('review: exit status', () => {
     ]);
     const file = t.write('app.yaml', stringify(exporter({ 'node-agents.cdk8s.io/acknowledged': acks })));
     expect((await runCli('review', '--fail-on', 'critical', file)).code).toBe(0);
-    expect((await runCli('review', '--fail-on', 'high', file)).code).toBe(1);
+    // the host namespaces' findings: the missing reason and Pod Security's check, both high, one finding each, accepted
+    expect((await runCli('review', '--fail-on', 'high', file)).code).toBe(0);
     const r = await runCli('review', file);
     expect(r.stdout).toContain('  - acknowledged: node-exporter reads / for filesystem metrics; the socket is never opened');
+    const socketOnly = t.write('socket.yaml', stringify(exporter({ 'node-agents.cdk8s.io/acknowledged': JSON.stringify([JSON.parse(acks)[0]]) })));
+    expect((await runCli('review', '--fail-on', 'critical', socketOnly)).code).toBe(0);
+    const open = await runCli('review', '--fail-on', 'high', socketOnly);
+    expect([open.code, open.stderr]).toEqual([1, 'review: 2 open findings at or above high (--fail-on high)\n']);
   });
 
   test('without --fail-on, findings never change the exit status', async () => {
@@ -247,10 +255,11 @@ describe('review: options', () => {
     const only = await runCli('review', '--json', '--pack', 'pss-baseline', CHART_SHAPED);
     const json = JSON.parse(only.stdout);
     expect(json.packs).toEqual(['pss-baseline']);
-    expect(json.workloads[0].findings.map((f: any) => f.rule)).toEqual(['PSS-BASELINE-hostPathVolumes']);
+    // the chart's three host paths, one finding each
+    expect(json.workloads[0].findings.map((f: any) => f.rule)).toEqual(['PSS-BASELINE-hostPathVolumes', 'PSS-BASELINE-hostPathVolumes', 'PSS-BASELINE-hostPathVolumes']);
     const two = JSON.parse((await runCli('review', '--json', '--pack', 'pss-restricted', '--pack', 'pss-baseline', CHART_SHAPED)).stdout);
     expect(two.packs).toEqual(['pss-restricted', 'pss-baseline']);
-    expect(two.workloads[0].findings.filter((f: any) => f.rule === 'PSS-BASELINE-hostPathVolumes')).toHaveLength(1);
+    expect(two.workloads[0].findings.filter((f: any) => f.rule === 'PSS-BASELINE-hostPathVolumes')).toHaveLength(3);
   });
 
   test('--pack accepts the former ID seed-baseline for one release, with a warning: the renamed pack runs, once', async () => {

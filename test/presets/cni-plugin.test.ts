@@ -202,7 +202,7 @@ describe('CniPlugin flavors', () => {
   test('calico and cilium: no unacknowledged finding, each acknowledgement with its reason', () => {
     const calico = new CniPlugin(chart(), 'calico-node', { flavor: CniFlavor.calico() });
     expect(openFindings(calico)).toEqual([]);
-    expect(acknowledgedRules(calico)).toEqual(['NA-HOSTPATH-SENSITIVE', 'NA-PRIVILEGED', 'NA-READONLY-ROOTFS', 'PSS-BASELINE-privileged']);
+    expect(acknowledgedRules(calico)).toEqual(['NA-HOSTPATH-SENSITIVE', 'NA-PRIVILEGED', 'NA-READONLY-ROOTFS']);
     const cilium = new CniPlugin(chart(), 'cilium', { flavor: CniFlavor.cilium() });
     expect(openFindings(cilium)).toEqual([]);
     expect(acknowledgedRules(cilium)).toEqual(['NA-CAPABILITIES', 'NA-HOSTPATH-SENSITIVE']);

@@ -156,7 +156,7 @@ describe('SecurityAgent kernel module (privileged opt-in)', () => {
     const agent = new SecurityAgent(chart(), 'falco', { driver: FalcoDriver.kernelModule('node pool on kernel 4.14 without BTF') });
     expect(openFindings(agent)).toEqual([]);
     // the privilege escalation of a privileged container is part of its NA-PRIVILEGED finding (one cause, one finding)
-    expect(acknowledgedRules(agent)).toEqual(['NA-HOSTPATH-SENSITIVE', 'NA-PRIVILEGED', 'NA-RUNTIME-SOCKET', 'PSS-BASELINE-privileged']);
+    expect(acknowledgedRules(agent)).toEqual(['NA-HOSTPATH-SENSITIVE', 'NA-PRIVILEGED', 'NA-RUNTIME-SOCKET']);
     const acks = JSON.parse(find(manifests, 'DaemonSet').metadata.annotations['node-agents.cdk8s.io/acknowledged']);
     expect(acks.find((a: any) => a.rule === 'NA-PRIVILEGED').reason).toMatch(/kernel 4.14 without BTF/);
   });

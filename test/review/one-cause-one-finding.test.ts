@@ -18,8 +18,8 @@ function socketAgent(path: string, readOnly = false): any {
   return agentWithContainer({ volumeMounts: [{ name: 'sock', mountPath: '/host/sock', readOnly }] }, { volumes: [hostPathVolume('sock', path, 'Socket')] });
 }
 
-describe('one cause, one finding', () => {
-  test('a runtime socket mount is one critical finding, the Pod Security check named in it', () => {
+describe('one privilege, one finding', () => {
+  test('a runtime socket mount is one critical finding, the Pod Security check merged into it', () => {
     const all = findings([socketAgent('/run/host-containerd/containerd.sock')]);
     const socket = about(all, '/run/host-containerd/containerd.sock');
     expect(socket).toHaveLength(1);
@@ -27,13 +27,15 @@ describe('one cause, one finding', () => {
       rule: 'NA-RUNTIME-SOCKET',
       severity: Severity.CRITICAL,
       container: 'agent',
-      mergedRules: ['NA-HOSTPATH-SENSITIVE', 'NA-HOSTPATH-WRITABLE', 'NA-HOST-ACCESS-REASON'],
+      mergedRules: ['NA-HOSTPATH-SENSITIVE', 'NA-HOSTPATH-WRITABLE', 'NA-HOST-ACCESS-REASON', 'PSS-BASELINE-hostPathVolumes'],
+      rules: ['NA-RUNTIME-SOCKET', 'NA-HOSTPATH-SENSITIVE', 'NA-HOSTPATH-WRITABLE', 'NA-HOST-ACCESS-REASON', 'PSS-BASELINE-hostPathVolumes'],
+      podSecurity: ['hostPathVolumes'],
       acknowledged: false,
     });
     expect(socket[0].message).toContain('talks to the Bottlerocket host containerd API through its socket');
     expect(socket[0].message).toContain('no reason is recorded for it in annotation node-agents.cdk8s.io/host-access; fails Pod Security baseline check hostPathVolumes');
-    // Pod Security's own finding stays: one per check for the whole pod
-    expect(all.filter((f) => f.rule === 'PSS-BASELINE-hostPathVolumes')).toHaveLength(1);
+    // Pod Security's check is no finding of its own: the privilege's finding is the only one that names it
+    expect(all.filter((f) => f.rules.includes('PSS-BASELINE-hostPathVolumes'))).toEqual(socket);
   });
 
   test('an added capability is one finding (with its missing reason), a writable sensitive path one finding', () => {
@@ -45,19 +47,20 @@ describe('one cause, one finding', () => {
     // the pod runs as non-root: that NET_ADMIN cannot take effect is another finding, not merged (it is about whether the
     // capability works, not about its risk)
     expect(about(all, 'NET_ADMIN').map((f) => [f.rule, f.severity, f.mergedRules])).toEqual([
-      ['NA-CAPABILITIES', Severity.HIGH, ['NA-HOST-ACCESS-REASON']],
+      ['NA-CAPABILITIES', Severity.HIGH, ['NA-HOST-ACCESS-REASON', 'PSS-BASELINE-capabilities']],
       ['NA-CAPABILITY-INERT', Severity.MEDIUM, undefined],
     ]);
     expect(about(all, '/var/log').map((f) => [f.rule, f.severity, f.mergedRules])).toEqual([
-      ['NA-HOSTPATH-SENSITIVE', Severity.HIGH, ['NA-HOSTPATH-WRITABLE', 'NA-HOST-ACCESS-REASON']],
+      ['NA-HOSTPATH-SENSITIVE', Severity.HIGH, ['NA-HOSTPATH-WRITABLE', 'NA-HOST-ACCESS-REASON', 'PSS-BASELINE-hostPathVolumes']],
     ]);
+    expect(all.filter((f) => f.rule.startsWith('PSS-'))).toEqual([]);
   });
 
   test('a privileged container is one finding: its privilege escalation, which no setting fixes, joins it', () => {
     const ds = agentWithContainer({ securityContext: { privileged: true } });
     const all = findings([ds]);
     const privileged = all.filter((f) => f.container === 'agent' && f.severity === Severity.CRITICAL && !f.rule.startsWith('PSS-'));
-    expect(privileged.map((f) => [f.rule, f.mergedRules])).toEqual([['NA-PRIVILEGED', ['NA-HOST-ACCESS-REASON', 'NA-PRIVILEGE-ESCALATION']]]);
+    expect(privileged.map((f) => [f.rule, f.mergedRules])).toEqual([['NA-PRIVILEGED', ['NA-HOST-ACCESS-REASON', 'PSS-BASELINE-privileged', 'NA-PRIVILEGE-ESCALATION']]]);
     expect(all.map((f) => f.fix).join('\n')).not.toContain('allowPrivilegeEscalation: false on every container');
   });
 
@@ -76,8 +79,8 @@ describe('one cause, one finding', () => {
       volumes: [hostPathVolume('run', '/run/flannel', 'DirectoryOrCreate')],
     });
     expect(about(findings([ds]), '/run/flannel').map((f) => [f.container, f.rule, f.severity, f.mergedRules])).toEqual([
-      ['bootstrap', 'NA-HOSTPATH-SENSITIVE', Severity.HIGH, ['NA-HOSTPATH-WRITABLE', 'NA-HOST-ACCESS-REASON']],
-      ['agent', 'NA-HOSTPATH-WRITABLE', Severity.MEDIUM, ['NA-HOST-ACCESS-REASON']],
+      ['bootstrap', 'NA-HOSTPATH-SENSITIVE', Severity.HIGH, ['NA-HOSTPATH-WRITABLE', 'NA-HOST-ACCESS-REASON', 'PSS-BASELINE-hostPathVolumes']],
+      ['agent', 'NA-HOSTPATH-WRITABLE', Severity.MEDIUM, ['NA-HOST-ACCESS-REASON', 'PSS-BASELINE-hostPathVolumes']],
     ]);
   });
 
@@ -107,6 +110,63 @@ describe('one cause, one finding', () => {
     ]);
   });
 
+  test('a hostPath volume without a type joins the finding of its mount, which says it and how to fix it', () => {
+    const ds = agentWithContainer({ volumeMounts: [{ name: 'dev', mountPath: '/dev' }] }, { volumes: [{ name: 'dev', hostPath: { path: '/dev' } }] });
+    const all = findings([ds]);
+    const dev = all.filter((f) => f.rules.includes('NA-HOSTPATH-TYPE'));
+    expect(dev.map((f) => [f.rule, f.severity, f.rules])).toEqual([
+      ['NA-HOSTPATH-SENSITIVE', Severity.CRITICAL, ['NA-HOSTPATH-SENSITIVE', 'NA-HOSTPATH-WRITABLE', 'NA-HOST-ACCESS-REASON', 'PSS-BASELINE-hostPathVolumes', 'NA-HOSTPATH-TYPE']],
+    ]);
+    expect(dev[0].message).toContain('; hostPath volume "dev" (/dev) sets no type: nothing is checked before it is mounted; no reason is recorded');
+    expect(dev[0].fix).toContain('; set hostPath.type: Directory');
+    expect(all.filter((f) => f.message.includes('/dev'))).toEqual(dev);
+  });
+
+  test('a host path no container mounts is one finding for the pod: unused, its missing reason and the Pod Security check', () => {
+    const ds = agent({ volumes: [hostPathVolume('spare', '/var/lib/spare', 'Directory')] });
+    expect(findings([ds]).filter((f) => f.message.includes('/var/lib/spare')).map((f) => [f.rule, f.container, f.rules])).toEqual([
+      ['NA-HOSTPATH-UNUSED', undefined, ['NA-HOSTPATH-UNUSED', 'NA-HOST-ACCESS-REASON', 'PSS-BASELINE-hostPathVolumes']],
+    ]);
+  });
+
+  test('an acknowledgement of a merged Pod Security check accepts the finding at its severity, never a more severe one (the fix says so)', () => {
+    const ack = (rule: string) => ({ annotations: { [ACK]: JSON.stringify([{ rule, reason: 'runs in its own privileged namespace' }]) } });
+    const privileged = findings([agentWithContainer({ securityContext: { privileged: true } }, {}, ack('PSS-BASELINE-privileged'))]).find((f) => f.rule === 'NA-PRIVILEGED')!;
+    expect([privileged.acknowledged, privileged.acknowledgedReason]).toEqual([true, 'runs in its own privileged namespace']);
+    const log = (extra: any) => agentWithContainer({ volumeMounts: [{ name: 'log', mountPath: '/var/log', readOnly: true }] },
+      { volumes: [hostPathVolume('log', '/var/log', 'Directory')] }, extra);
+    // /var/log read-only: NA-HOSTPATH-SENSITIVE at medium, the check at medium too: either acknowledgement accepts it
+    expect(about(findings([log(ack('PSS-BASELINE-hostPathVolumes'))]), '/var/log').map((f) => [f.severity, f.acknowledged])).toEqual([[Severity.MEDIUM, true]]);
+    // /dev read-write is critical: the check's acknowledgement (its part is medium) does not accept it
+    const dev = agentWithContainer({ volumeMounts: [{ name: 'dev', mountPath: '/dev' }] }, { volumes: [hostPathVolume('dev', '/dev', 'Directory')] }, ack('PSS-BASELINE-hostPathVolumes'));
+    const [open] = about(findings([dev]), '/dev');
+    expect([open.rule, open.severity, open.acknowledged]).toEqual(['NA-HOSTPATH-SENSITIVE', Severity.CRITICAL, false]);
+    expect(open.unacceptedAcknowledgements).toEqual(['PSS-BASELINE-hostPathVolumes']);
+    expect(SecurityReview.toMarkdown(SecurityReview.review([dev]))).toContain('  - not accepted by the acknowledgement of PSS-BASELINE-hostPathVolumes: ' +
+      'that part is less severe than this critical finding; acknowledge NA-HOSTPATH-SENSITIVE to accept it\n');
+  });
+
+  test('a recorded reason accepts a privilege\'s finding with its Pod Security part, as it accepted the check before', () => {
+    const ds = agentWithContainer({ volumeMounts: [{ name: 'v', mountPath: '/v' }] }, { volumes: [hostPathVolume('v', '/var/lib/agent', 'DirectoryOrCreate')] },
+      { annotations: { [REASONS]: JSON.stringify([{ type: 'hostPath', detail: '/var/lib/agent (read-write)', reason: 'keeps its state' }]) } });
+    expect(findings([ds]).filter((f) => f.message.includes('/var/lib/agent')).map((f) => [f.rules, f.acknowledged, f.acknowledgedReason])).toEqual([
+      [['NA-HOSTPATH-WRITABLE', 'PSS-BASELINE-hostPathVolumes'], true, 'host-access reason for hostPath /var/lib/agent (read-write): keeps its state'],
+    ]);
+  });
+
+  test('the JSON keeps every rule ID and the Pod Security check for tools', () => {
+    const report = SecurityReview.review([agentWithContainer({ securityContext: { privileged: true } })]);
+    const json = JSON.parse(SecurityReview.toJson(report)).workloads[0].findings;
+    const privileged = json.find((f: any) => f.rule === 'NA-PRIVILEGED');
+    expect([privileged.rules, privileged.mergedRules, privileged.podSecurity]).toEqual([
+      ['NA-PRIVILEGED', 'NA-HOST-ACCESS-REASON', 'PSS-BASELINE-privileged', 'NA-PRIVILEGE-ESCALATION'],
+      ['NA-HOST-ACCESS-REASON', 'PSS-BASELINE-privileged', 'NA-PRIVILEGE-ESCALATION'],
+      ['privileged'],
+    ]);
+    // every finding names its rules, its own first
+    for (const f of json) expect(f.rules[0]).toBe(f.rule);
+  });
+
   test('a custom rule\'s violation with a cause joins the built-in finding; a malformed cause is reported', () => {
     class Mine implements IReviewRule {
       public readonly id = 'MY-CAPS';
@@ -123,7 +183,7 @@ describe('one cause, one finding', () => {
     const packs = (rule: IReviewRule) => [...ReviewPack.defaults(), ReviewPack.custom('mine', [rule])];
     const merged = findings([ds], packs(new Mine({ type: 'capability', detail: 'NET_ADMIN', container: 'agent' })));
     expect(about(merged, 'NET_ADMIN').map((f) => [f.rule, f.mergedRules])).toEqual([
-      ['NA-CAPABILITIES', ['NA-HOST-ACCESS-REASON', 'MY-CAPS']],
+      ['NA-CAPABILITIES', ['NA-HOST-ACCESS-REASON', 'PSS-BASELINE-capabilities', 'MY-CAPS']],
       ['NA-CAPABILITY-INERT', undefined],
     ]);
     const broken = findings([ds], packs(new Mine('NET_ADMIN')));
@@ -144,10 +204,10 @@ describe('host ports through hostNetwork', () => {
     expect(SecurityReview.toMarkdown(SecurityReview.review([ds]))).toContain('- hostPort 8081/TCP (through hostNetwork) in container "agent": risk low\n  - reason: programs the node\'s routes');
   });
 
-  test('a declared hostPort keeps its own findings: the missing reason, and Pod Security\'s hostPorts check', () => {
+  test('a declared hostPort is one finding: the missing reason, with Pod Security\'s hostPorts check, at the port\'s risk', () => {
     const ds = agentWithContainer({ ports: [{ containerPort: 9100, hostPort: 9100 }] });
-    expect(findings([ds]).filter((f) => f.message.includes('9100')).map((f) => [f.rule, f.severity])).toEqual([
-      ['PSS-BASELINE-hostPorts', Severity.MEDIUM], ['NA-HOST-ACCESS-REASON', Severity.LOW],
+    expect(findings([ds]).filter((f) => f.message.includes('9100')).map((f) => [f.rule, f.severity, f.rules, f.podSecurity])).toEqual([
+      ['NA-HOST-ACCESS-REASON', Severity.LOW, ['NA-HOST-ACCESS-REASON', 'PSS-BASELINE-hostPorts'], ['hostPorts']],
     ]);
   });
 });

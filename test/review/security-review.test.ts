@@ -163,8 +163,10 @@ describe('SecurityReview.openFindings', () => {
     const rules = (threshold: Severity) => SecurityReview.openFindings(report, threshold).map((f) => `${f.severity}:${f.rule}`);
     expect(rules(Severity.CRITICAL)).toEqual(['critical:NA-HOST-ACCESS-REASON']);
     expect(rules(Severity.HIGH)).toEqual(['critical:NA-HOST-ACCESS-REASON', 'high:NA-IMAGE-PINNED']);
-    expect(rules(Severity.MEDIUM)).toEqual(['critical:NA-HOST-ACCESS-REASON', 'high:NA-IMAGE-PINNED', 'medium:NA-HOSTPATH-UNUSED', 'medium:NA-RESOURCES']);
-    expect(rules(Severity.LOW)).toHaveLength(4);
+    // the unmounted /etc is one finding: its missing reason (critical), with NA-HOSTPATH-UNUSED merged
+    expect(rules(Severity.MEDIUM)).toEqual(['critical:NA-HOST-ACCESS-REASON', 'high:NA-IMAGE-PINNED', 'medium:NA-RESOURCES']);
+    expect(SecurityReview.openFindings(report, Severity.CRITICAL)[0].rules).toEqual(['NA-HOST-ACCESS-REASON', 'NA-HOSTPATH-UNUSED']);
+    expect(rules(Severity.LOW)).toHaveLength(3);
     expect(report.workloads[0].findings.filter((f) => f.acknowledged).map((f) => f.rule)).toEqual(['NA-NAMESPACE']);
   });
 
@@ -306,7 +308,7 @@ describe('SecurityReview.review: packs and options', () => {
   test('a rule in several packs runs once (defaults plus restricted)', () => {
     const ds = agent({ hostNetwork: true });
     const findings = allFindings([ds], { packs: [...ReviewPack.defaults(), ReviewPack.podSecurityRestricted()] });
-    expect(findings.filter((f) => f.rule === 'PSS-BASELINE-hostNamespaces')).toHaveLength(1);
+    expect(findings.filter((f) => f.rules.includes('PSS-BASELINE-hostNamespaces'))).toHaveLength(1);
     expect(findings.filter((f) => f.rule.startsWith('NA-RBAC-'))).toHaveLength(0);
   });
 
@@ -366,7 +368,10 @@ describe('SecurityReview output', () => {
     expect(Object.keys(w.hostAccess[0])).toEqual(['type', 'detail', 'risk', 'containers', 'attackerGains', 'saferAlternative']);
     expect(Object.keys(w.hostAccess[2])).toEqual(['type', 'detail', 'risk', 'container', 'containers', 'reason', 'attackerGains', 'saferAlternative']);
     const probes = w.findings.find((f: any) => f.rule === 'NA-PROBES');
-    expect(Object.keys(probes)).toEqual(['rule', 'severity', 'message', 'fix', 'kind', 'namespace', 'name', 'container', 'field', 'acknowledged', 'acknowledgedReason']);
+    expect(Object.keys(probes)).toEqual(['rule', 'severity', 'message', 'fix', 'kind', 'namespace', 'name', 'container', 'field', 'rules', 'acknowledged', 'acknowledgedReason']);
+    const hostNetwork = w.findings.find((f: any) => f.field === 'spec.template.spec.hostNetwork');
+    expect(Object.keys(hostNetwork)).toEqual(['rule', 'severity', 'message', 'fix', 'kind', 'namespace', 'name', 'field', 'mergedRules', 'privilege', 'rules', 'podSecurity', 'acknowledged']);
+    expect(hostNetwork.privilege).toEqual({ type: 'hostNetwork', detail: '' });
     expect(SecurityReview.toJson(SecurityReview.review([ds]))).toMatch(/\n$/);
   });
 
@@ -377,16 +382,17 @@ describe('SecurityReview output', () => {
     expect(md).toContain('Host access (3):\n\n- hostPath /var/log (read-only) in container "agent": risk medium\n  - reason: no reason recorded\n  - attacker gains: reads the logs of every pod');
     expect(md).toContain('- hostNetwork: risk high\n  - reason: no reason recorded\n');
     expect(md).toContain('- capability NET_ADMIN in container "agent": risk high\n  - reason: programs routes\n');
-    expect(md).toContain('Open findings (5: 2 high, 3 medium):');
+    // hostNetwork and /var/log: one finding each, their Pod Security checks merged
+    expect(md).toContain('Open findings (3: 1 high, 2 medium):');
     // the pod runs as non-root (65534) with no privilege escalation: NET_ADMIN cannot take effect
     expect(md).toContain('- [medium] NA-CAPABILITY-INERT: DaemonSet observability/node-agent, container "agent": adds NET_ADMIN but runs as non-root ' +
       '(runAsUser: 65534 from the pod\'s securityContext) with allowPrivilegeEscalation: false');
-    expect(md).toContain('- [high] NA-HOST-ACCESS-REASON: DaemonSet observability/node-agent: takes hostNetwork (risk high) without a reason');
+    expect(md).toContain('- [high] NA-HOST-ACCESS-REASON (with PSS-BASELINE-hostNamespaces): DaemonSet observability/node-agent: takes hostNetwork (risk high) without a reason');
     expect(md).toContain('  - fix: add {"type":"hostNetwork","detail":"","reason":"..."} to the node-agents.cdk8s.io/host-access annotation');
-    expect(md).toContain('Acknowledged findings (3):');
+    expect(md).toContain('Acknowledged findings (2):');
     expect(md).toContain('- [medium] NA-PROBES: DaemonSet observability/node-agent, container "agent": has no livenessProbe and no readinessProbe ' +
       '(spec.template.spec.containers[0].livenessProbe)\n  - acknowledged: the agent has no health endpoint yet\n');
-    expect(md).toContain('- [high] NA-CAPABILITIES: DaemonSet observability/node-agent, container "agent": adds capability NET_ADMIN');
+    expect(md).toContain('- [high] NA-CAPABILITIES (with PSS-BASELINE-capabilities): DaemonSet observability/node-agent, container "agent": adds capability NET_ADMIN');
     expect(md).toContain('  - acknowledged: host-access reason for capability NET_ADMIN: programs routes\n');
   });
 

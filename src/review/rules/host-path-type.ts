@@ -1,3 +1,5 @@
+import { HostAccessType } from '../../model';
+import { hostPathDetail } from '../../model/_host-privileges';
 import { hostPathVolumes } from '../_workload';
 import { IReviewRule, RuleViolation, WorkloadContext } from '../review-rule';
 import { Severity } from '../severity';
@@ -8,7 +10,8 @@ function isNamedPipe(path: string): boolean {
 
 /**
  * `NA-HOSTPATH-TYPE`: every hostPath volume sets a `type` (Directory, File, Socket, DirectoryOrCreate, FileOrCreate...);
- * a Windows named pipe is not asked for one.
+ * a Windows named pipe is not asked for one. Its violation is about the volume's host path (`cause`): it joins the finding
+ * of each mount, which then says the volume sets no type and how to set one.
  */
 export class HostPathTypeRule implements IReviewRule {
   public readonly id = 'NA-HOSTPATH-TYPE';
@@ -28,6 +31,7 @@ export class HostPathTypeRule implements IReviewRule {
       .map((v) => ({
         message: `hostPath volume ${JSON.stringify(v.name)} (${v.path}) sets no type: nothing is checked before it is mounted`,
         field: `${v.field}.hostPath.type`,
+        cause: { type: HostAccessType.HOST_PATH, detail: hostPathDetail(v.path, v.mounts.length > 0 && v.mounts.every((m) => m.readOnly)) },
       }));
   }
 }

@@ -1,3 +1,5 @@
+import { HostAccessType } from '../../model';
+import { hostPathDetail } from '../../model/_host-privileges';
 import { hostPathVolumes } from '../_workload';
 import { IReviewRule, RuleViolation, WorkloadContext } from '../review-rule';
 import { Severity } from '../severity';
@@ -21,6 +23,8 @@ export class HostPathUnusedRule implements IReviewRule {
       .map((v) => ({
         message: `declares hostPath volume ${JSON.stringify(v.name)} (${v.path}) that no container mounts`,
         field: v.field,
+        // no container mounts it: HostAccess lists it read-write (any container added later may mount it so)
+        cause: { type: HostAccessType.HOST_PATH, detail: hostPathDetail(v.path, false) },
       }));
   }
 }

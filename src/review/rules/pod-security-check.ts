@@ -1,9 +1,10 @@
-import { PodSecurity, PodSecurityCheck, PodSecurityLevel } from '../../model';
+import { HostRisk, PodSecurity, PodSecurityCheck, PodSecurityLevel } from '../../model';
 import { descriptorOf } from '../../model/_host-privileges';
 import { hostAccessOf, podSecurityOf } from '../_memo';
+import { describePrivilege } from '../_privileges';
 import { podField } from '../_workload';
 import { HostPrivilege, IReviewRule, RuleViolation, WorkloadContext } from '../review-rule';
-import { Severity } from '../severity';
+import { Severities, Severity } from '../severity';
 
 interface CheckText {
   readonly severity: Severity;
@@ -147,7 +148,10 @@ function shortCheck(check: string): string {
 
 /**
  * `PSS-<LEVEL>-<check>`: one Pod Security Standards check, evaluated by `PodSecurity.evaluate` at the review's policy
- * version; each failure is a finding whose message is pod-security-admission's.
+ * version. A check that fails on host privileges alone (host namespaces, privileged, capabilities, hostPath volumes, host
+ * ports, HostProcess) is one part per privilege, which joins the privilege's finding (one privilege, one finding), at the
+ * check's severity or the privilege's risk, whichever is lower; any other failure is one finding for the pod whose
+ * message is pod-security-admission's.
  *
  * The rule ID is the level and the check ID without its `_baseline`/`_restricted` suffix: `PSS-BASELINE-hostNamespaces`,
  * `PSS-BASELINE-capabilities` (check `capabilities_baseline`), `PSS-RESTRICTED-capabilities` (check
@@ -193,15 +197,32 @@ export class PodSecurityCheckRule implements IReviewRule {
     const text = TEXTS[this.check];
     const failed = result.violations.filter((v) => v.check === this.check);
     if (failed.length === 0) return [];
-    // the host privileges whose presence alone fails this check: a reason recorded for each explains the finding.
-    // The restricted checks fail on hardening that is missing, not on a privilege taken: none.
-    const privileges: HostPrivilege[] = hostAccessOf(workload)
-      .filter((i) => descriptorOf(i.type).podSecurityCheck(i) === this.check)
-      .map((i) => (i.container === undefined ? { type: i.type, detail: i.detail } : { type: i.type, detail: i.detail, container: i.container }));
-    return failed.map((v) => ({
-      message: `fails Pod Security ${v.level} (policy ${result.version}): ${v.message}`,
-      field: text.field ? podField(workload, text.field) : workload.podSpecPath,
-      privileges: privileges.length > 0 ? privileges : undefined,
-    }));
+    // the host privileges whose presence alone fails this check. The restricted checks fail on hardening that is missing,
+    // not on a privilege taken: none.
+    const items = hostAccessOf(workload).filter((i) => descriptorOf(i.type).podSecurityCheck(i) === this.check);
+    if (items.length === 0) {
+      return failed.map((v) => ({
+        message: `fails Pod Security ${v.level} (policy ${result.version}): ${v.message}`,
+        field: text.field ? podField(workload, text.field) : workload.podSpecPath,
+      }));
+    }
+    // one privilege, one finding: the check's part for each privilege that fails it, which joins that privilege's finding
+    // (the merge); a reason recorded for the privilege explains it. Its severity is the check's, at most the privilege's
+    // risk: the check forbids every host path alike, the review rates each by what it holds.
+    const level = failed[0].level;
+    return items.map((item) => {
+      const privilege: HostPrivilege = item.container === undefined ? { type: item.type, detail: item.detail }
+        : { type: item.type, detail: item.detail, container: item.container };
+      const assessed = HostRisk.assess(item).risk;
+      const risk = Severities.ofRisk(assessed);
+      return {
+        message: `takes ${describePrivilege(item)} (risk ${assessed}), which Pod Security ${level} forbids (check ${this.check}, policy ${result.version})`,
+        container: item.container,
+        field: podField(workload, descriptorOf(item.type).field(item, workload.podSpec)),
+        severity: Severities.rank(risk) < Severities.rank(text.severity) ? risk : text.severity,
+        privileges: [privilege],
+        cause: privilege,
+      };
+    });
   }
 }

@@ -8,17 +8,22 @@ function rule(check: PodSecurityCheck): PodSecurityCheckRule {
 
 describe('PSS-BASELINE-hostNamespaces: The pod does not share the host\'s network, PID or IPC namespace', () => {
   const r = rule(PodSecurityCheck.HOST_NAMESPACES);
-  test('Noncompliance 1: hostNetwork and hostPID, with pod-security-admission\'s message', () => {
+  test('Noncompliance 1: hostNetwork and hostPID, one finding each (one privilege, one finding), at the check\'s severity', () => {
     const findings = findingsOf(r, [agent({ hostNetwork: true, hostPID: true })]);
-    expect(findings).toHaveLength(1);
-    expect(findings[0]).toMatchObject({ rule: 'PSS-BASELINE-hostNamespaces', severity: Severity.HIGH, field: 'spec.template.spec', acknowledged: false });
-    expect(findings[0].message).toBe('DaemonSet observability/node-agent: fails Pod Security baseline (policy 1.28): host namespaces (hostNetwork=true, hostPID=true) (spec.template.spec)');
+    expect(findings.map((f) => [f.rule, f.severity, f.field, f.podSecurity, f.acknowledged])).toEqual([
+      ['PSS-BASELINE-hostNamespaces', Severity.HIGH, 'spec.template.spec.hostNetwork', ['hostNamespaces'], false],
+      ['PSS-BASELINE-hostNamespaces', Severity.HIGH, 'spec.template.spec.hostPID', ['hostNamespaces'], false],
+    ]);
+    expect(findings[0].message).toBe('DaemonSet observability/node-agent: takes hostNetwork (risk high), which Pod Security baseline forbids ' +
+      '(check hostNamespaces, policy 1.28) (spec.template.spec.hostNetwork)');
   });
-  test('Noncompliance 2: explained only when every host namespace has a reason', () => {
+  test('Noncompliance 2: each privilege\'s part explained by its own reason', () => {
     const oneReason = { 'node-agents.cdk8s.io/host-access': JSON.stringify([{ type: 'hostNetwork', detail: '', reason: 'scrapes node network metrics' }]) };
-    expect(findingsOf(r, [agent({ hostNetwork: true, hostPID: true }, { annotations: oneReason })]).map((f) => f.acknowledged)).toEqual([false]);
-    const explained = findingsOf(r, [agent({ hostNetwork: true }, { annotations: oneReason })]);
-    expect(explained.map((f) => [f.acknowledged, f.acknowledgedReason])).toEqual([[true, 'host-access reason for hostNetwork: scrapes node network metrics']]);
+    const findings = findingsOf(r, [agent({ hostNetwork: true, hostPID: true }, { annotations: oneReason })]);
+    expect(findings.map((f) => [f.field, f.acknowledged, f.acknowledgedReason])).toEqual([
+      ['spec.template.spec.hostNetwork', true, 'host-access reason for hostNetwork: scrapes node network metrics'],
+      ['spec.template.spec.hostPID', false, undefined],
+    ]);
   });
   test('Compliance', () => {
     expect(findingsOf(r, [agent({ hostNetwork: false })])).toEqual([]);
@@ -29,8 +34,10 @@ describe('PSS-BASELINE-privileged: No container is privileged', () => {
   const r = rule(PodSecurityCheck.PRIVILEGED);
   test('Noncompliance 1', () => {
     const findings = findingsOf(r, [agentWithContainer({ securityContext: { privileged: true } })]);
-    expect(findings.map((f) => [f.rule, f.severity])).toEqual([['PSS-BASELINE-privileged', Severity.CRITICAL]]);
-    expect(findings[0].message).toContain('privileged (container "agent" must not set securityContext.privileged=true)');
+    expect(findings.map((f) => [f.rule, f.severity, f.container, f.field])).toEqual([
+      ['PSS-BASELINE-privileged', Severity.CRITICAL, 'agent', 'spec.template.spec.containers[0].securityContext.privileged'],
+    ]);
+    expect(findings[0].message).toContain('takes privileged (risk critical), which Pod Security baseline forbids (check privileged, policy 1.28)');
   });
   test('Compliance', () => {
     expect(findingsOf(r, [agent()])).toEqual([]);
@@ -41,8 +48,11 @@ describe('PSS-BASELINE-capabilities: Containers add only the baseline capabiliti
   const r = rule(PodSecurityCheck.CAPABILITIES_BASELINE);
   test('Noncompliance 1', () => {
     const findings = findingsOf(r, [agentWithContainer({ securityContext: { capabilities: { add: ['NET_ADMIN', 'CHOWN'] } } })]);
-    expect(findings.map((f) => [f.rule, f.severity, f.field])).toEqual([['PSS-BASELINE-capabilities', Severity.MEDIUM, 'spec.template.spec']]);
-    expect(findings[0].message).toContain('non-default capabilities (container "agent" must not include "NET_ADMIN" in securityContext.capabilities.add)');
+    // CHOWN is a baseline capability: only NET_ADMIN fails the check
+    expect(findings.map((f) => [f.rule, f.severity, f.field])).toEqual([
+      ['PSS-BASELINE-capabilities', Severity.MEDIUM, 'spec.template.spec.containers[0].securityContext.capabilities.add'],
+    ]);
+    expect(findings[0].message).toContain('container "agent": takes capability NET_ADMIN (risk high), which Pod Security baseline forbids (check capabilities_baseline');
   });
   test('Compliance', () => {
     expect(findingsOf(r, [agentWithContainer({ securityContext: { capabilities: { add: ['CHOWN', 'NET_BIND_SERVICE'] } } })])).toEqual([]);
@@ -51,11 +61,15 @@ describe('PSS-BASELINE-capabilities: Containers add only the baseline capabiliti
 
 describe('PSS-BASELINE-hostPathVolumes: The pod has no hostPath volume', () => {
   const r = rule(PodSecurityCheck.HOST_PATH_VOLUMES);
-  test('Noncompliance 1: even read-only', () => {
-    const ds = agentWithContainer({ volumeMounts: [{ name: 'varlog', mountPath: '/var/log', readOnly: true }] }, { volumes: [hostPathVolume('varlog', '/var/log', 'Directory')] });
+  test('Noncompliance 1: even read-only; at most the path\'s risk (the check forbids every path alike)', () => {
+    const ds = agentWithContainer({ volumeMounts: [{ name: 'varlog', mountPath: '/var/log', readOnly: true }, { name: 'mods', mountPath: '/lib/modules', readOnly: true }] },
+      { volumes: [hostPathVolume('varlog', '/var/log', 'Directory'), hostPathVolume('mods', '/lib/modules', 'Directory')] });
     const findings = findingsOf(r, [ds]);
-    expect(findings.map((f) => [f.rule, f.field])).toEqual([['PSS-BASELINE-hostPathVolumes', 'spec.template.spec.volumes']]);
-    expect(findings[0].message).toContain('hostPath volumes (volume "varlog")');
+    expect(findings.map((f) => [f.rule, f.severity, f.field])).toEqual([
+      ['PSS-BASELINE-hostPathVolumes', Severity.MEDIUM, 'spec.template.spec.volumes[0].hostPath'],
+      ['PSS-BASELINE-hostPathVolumes', Severity.LOW, 'spec.template.spec.volumes[1].hostPath'],
+    ]);
+    expect(findings[0].message).toContain('takes hostPath /var/log (read-only) (risk medium), which Pod Security baseline forbids (check hostPathVolumes, policy 1.28)');
   });
   test('Compliance', () => {
     expect(findingsOf(r, [agent({ volumes: [{ name: 'tmp', emptyDir: {} }] })])).toEqual([]);
@@ -65,7 +79,10 @@ describe('PSS-BASELINE-hostPathVolumes: The pod has no hostPath volume', () => {
 describe('PSS-BASELINE-hostPorts: No container binds a host port', () => {
   const r = rule(PodSecurityCheck.HOST_PORTS);
   test('Noncompliance 1', () => {
-    expect(findingsOf(r, [agentWithContainer({ ports: [{ containerPort: 9100, hostPort: 9100 }] })]).map((f) => f.rule)).toEqual(['PSS-BASELINE-hostPorts']);
+    // 9100 is a low-risk port: the check's part is low
+    expect(findingsOf(r, [agentWithContainer({ ports: [{ containerPort: 9100, hostPort: 9100 }] })]).map((f) => [f.rule, f.severity])).toEqual([
+      ['PSS-BASELINE-hostPorts', Severity.LOW],
+    ]);
   });
   test('Compliance', () => {
     expect(findingsOf(r, [agentWithContainer({ ports: [{ containerPort: 9100 }] })])).toEqual([]);
@@ -74,8 +91,10 @@ describe('PSS-BASELINE-hostPorts: No container binds a host port', () => {
 
 describe('PSS-BASELINE-seccompProfile: No container sets seccomp Unconfined', () => {
   const r = rule(PodSecurityCheck.SECCOMP_PROFILE_BASELINE);
-  test('Noncompliance 1', () => {
-    expect(findingsOf(r, [agent({ securityContext: { seccompProfile: { type: 'Unconfined' } } })]).map((f) => f.rule)).toEqual(['PSS-BASELINE-seccompProfile']);
+  test('Noncompliance 1: no host privilege fails it: one finding for the pod, pod-security-admission\'s message', () => {
+    const findings = findingsOf(r, [agent({ securityContext: { seccompProfile: { type: 'Unconfined' } } })]);
+    expect(findings.map((f) => [f.rule, f.field, f.podSecurity])).toEqual([['PSS-BASELINE-seccompProfile', 'spec.template.spec', undefined]]);
+    expect(findings[0].message).toContain('fails Pod Security baseline (policy 1.28): seccompProfile (pod must not set securityContext.seccompProfile.type to "Unconfined")');
   });
   test('Compliance: unset is baseline', () => {
     expect(findingsOf(r, [agent({ securityContext: {} })])).toEqual([]);
