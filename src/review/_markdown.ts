@@ -59,6 +59,34 @@ function namespaceLine(w: WorkloadReview): string[] {
   }
 }
 
+/** the path of a hostPath detail without its mode: `/var/log (read-only)` -> `/var/log`. */
+function withoutMode(detail: string): string {
+  return detail.replace(/ \((read-only|read-write)\)$/, '');
+}
+
+/** the findings about the entry's privilege (one per container that has it, or one for the pod). */
+function findingsAbout(h: HostAccessEntry, findings: Finding[]): Finding[] {
+  return findings.filter((f) => {
+    const p = f.privilege;
+    if (p === undefined || p.type !== h.type) return false;
+    if (h.type === 'hostPath') {
+      return withoutMode(p.detail) === withoutMode(h.detail) && (f.container === undefined || (h.containers ?? []).includes(f.container));
+    }
+    return p.detail === h.detail && p.container === h.container;
+  });
+}
+
+/**
+ * The open findings that already say what the entry would (its attacker gains in the message, its safer alternative in
+ * the fix), so that the entry points to them instead of saying it again: one privilege, one statement. Empty when any
+ * finding about the privilege is acknowledged or says it otherwise: the entry then says it itself.
+ */
+function statedBy(h: HostAccessEntry, findings: Finding[]): Finding[] {
+  const about = findingsAbout(h, findings);
+  const says = (f: Finding) => !f.acknowledged && f.message.includes(h.attackerGains) && f.fix.includes(h.saferAlternative);
+  return about.length > 0 && about.every(says) ? about : [];
+}
+
 function renderWorkload(w: WorkloadReview): string[] {
   const lines: string[] = [`## ${refOf(w)}`, '', ...namespaceLine(w), `Pod Security level: ${w.podSecurityLevel}`, ''];
   if (w.hostAccess.length === 0) {
@@ -68,8 +96,14 @@ function renderWorkload(w: WorkloadReview): string[] {
     for (const h of w.hostAccess) {
       lines.push(`- ${privilege(h)}: risk ${h.risk}`);
       lines.push(`  - reason: ${h.reason ?? 'no reason recorded'}`);
-      lines.push(`  - attacker gains: ${h.attackerGains}`);
-      lines.push(`  - safer alternative: ${h.saferAlternative}`);
+      const stated = statedBy(h, w.findings);
+      if (stated.length > 0) {
+        const which = stated.map((f) => `[${f.severity}] ${f.rule}${f.container !== undefined ? ` (container ${JSON.stringify(f.container)})` : ''}`);
+        lines.push(`  - attacker gains and safer alternative: in the open finding ${which.join(', ')} below`);
+      } else {
+        lines.push(`  - attacker gains: ${h.attackerGains}`);
+        lines.push(`  - safer alternative: ${h.saferAlternative}`);
+      }
     }
     lines.push('');
   }

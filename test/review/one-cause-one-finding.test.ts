@@ -226,8 +226,13 @@ describe('the report names the containers of each host privilege', () => {
     ]);
     const md = SecurityReview.toMarkdown(report);
     expect(md).toContain('- hostPath /opt/cni/bin (read-write) in containers "agent", "install": risk critical');
-    expect(md).toContain('  - attacker gains: replaces binaries that the container runtime runs as root on the host for every new pod: root on the node ' +
+    // its one open finding says what an attacker gains and the safer alternative: the entry points to it, not says it again
+    expect(md).toContain('- hostPath /opt/cni/bin (read-write) in containers "agent", "install": risk critical\n  - reason: no reason recorded\n' +
+      '  - attacker gains and safer alternative: in the open finding [critical] NA-HOSTPATH-SENSITIVE (container "install") below\n');
+    expect(md).toContain('which is critical risk: replaces binaries that the container runtime runs as root on the host for every new pod: root on the node ' +
       '(only init containers write it here');
+    // an entry whose finding says it otherwise (a volume no container mounts) says it itself
+    expect(md).toContain('- hostPath /var/lib/spare (read-write), mounted by no container: risk medium\n  - reason: no reason recorded\n  - attacker gains: tampers');
     expect(md).toContain('- hostPath /var/lib/spare (read-write), mounted by no container: risk medium');
     expect(JSON.parse(SecurityReview.toJson(report)).workloads[0].hostAccess[0].containers).toEqual(['agent', 'install']);
   });
