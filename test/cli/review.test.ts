@@ -81,8 +81,8 @@ describe('review: report', () => {
     expect(r.stdout).toContain('- [critical] NA-RUNTIME-SOCKET (with NA-HOSTPATH-SENSITIVE, NA-HOST-ACCESS-REASON, PSS-BASELINE-hostPathVolumes): ' +
       'DaemonSet observability/exporter, container "agent": mounts /, which contains the container runtime sockets');
     // one finding per host namespace, Pod Security's check merged into each
-    expect(r.stdout).toContain('- [high] NA-HOST-ACCESS-REASON (with PSS-BASELINE-hostNamespaces): DaemonSet observability/exporter: takes hostNetwork (risk high) without a reason');
-    expect(r.stdout).toContain('- [high] NA-HOST-ACCESS-REASON (with PSS-BASELINE-hostNamespaces): DaemonSet observability/exporter: takes hostPID (risk high) without a reason');
+    expect(r.stdout).toContain('- [high] NA-HOST-ACCESS-REASON (with PSS-BASELINE-hostNamespaces): DaemonSet observability/exporter: takes hostNetwork, which is high risk: uses the node\'s network stack');
+    expect(r.stdout).toContain('- [high] NA-HOST-ACCESS-REASON (with PSS-BASELINE-hostNamespaces): DaemonSet observability/exporter: takes hostPID, which is high risk: sees every process on the node');
     expect(r.stdout).not.toContain('host namespaces (hostNetwork=true, hostPID=true)');
   });
 

@@ -379,15 +379,20 @@ describe('SecurityReview output', () => {
     const md = SecurityReview.toMarkdown(SecurityReview.review([ds]));
     expect(md).toMatch(/^# Security review\n\n1 workload; Pod Security policy version 1\.28; packs node-agent-baseline, node-agent-practices, pss-baseline\.\n/);
     expect(md).toContain('## DaemonSet observability/node-agent\n\nPod Security level: privileged\n');
-    expect(md).toContain('Host access (3):\n\n- hostPath /var/log (read-only) in container "agent": risk medium\n  - reason: no reason recorded\n  - attacker gains: reads the logs of every pod');
-    expect(md).toContain('- hostNetwork: risk high\n  - reason: no reason recorded\n');
+    // each open finding says what an attacker gains and the safer alternative: the entries point to it
+    expect(md).toContain('Host access (3):\n\n- hostPath /var/log (read-only) in container "agent": risk medium\n  - reason: no reason recorded\n' +
+      '  - attacker gains and safer alternative: in the open finding [medium] NA-HOST-ACCESS-REASON (container "agent") below\n');
+    expect(md).toContain('- hostNetwork: risk high\n  - reason: no reason recorded\n  - attacker gains and safer alternative: in the open finding [high] NA-HOST-ACCESS-REASON below\n');
+    expect(md).toContain('takes hostPath /var/log (read-only), which is medium risk: reads the logs of every pod');
+    // an acknowledged finding shows no fix: its entry says it all
+    expect(md).toContain('- capability NET_ADMIN in container "agent": risk high\n  - reason: programs routes\n  - attacker gains: NET_ADMIN: reconfigures');
     expect(md).toContain('- capability NET_ADMIN in container "agent": risk high\n  - reason: programs routes\n');
     // hostNetwork and /var/log: one finding each, their Pod Security checks merged
     expect(md).toContain('Open findings (3: 1 high, 2 medium):');
     // the pod runs as non-root (65534) with no privilege escalation: NET_ADMIN cannot take effect
     expect(md).toContain('- [medium] NA-CAPABILITY-INERT: DaemonSet observability/node-agent, container "agent": adds NET_ADMIN but runs as non-root ' +
       '(runAsUser: 65534 from the pod\'s securityContext) with allowPrivilegeEscalation: false');
-    expect(md).toContain('- [high] NA-HOST-ACCESS-REASON (with PSS-BASELINE-hostNamespaces): DaemonSet observability/node-agent: takes hostNetwork (risk high) without a reason');
+    expect(md).toContain('- [high] NA-HOST-ACCESS-REASON (with PSS-BASELINE-hostNamespaces): DaemonSet observability/node-agent: takes hostNetwork, which is high risk: uses the node\'s network stack');
     expect(md).toContain('  - fix: add {"type":"hostNetwork","detail":"","reason":"..."} to the node-agents.cdk8s.io/host-access annotation');
     expect(md).toContain('Acknowledged findings (2):');
     expect(md).toContain('- [medium] NA-PROBES: DaemonSet observability/node-agent, container "agent": has no livenessProbe and no readinessProbe ' +

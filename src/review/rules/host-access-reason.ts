@@ -36,7 +36,9 @@ export class HostAccessReasonRule implements IReviewRule {
       const container = item.container ?? (item.containers?.length === 1 ? item.containers[0] : undefined);
       const entry = JSON.stringify({ type: item.type, detail: item.detail, ...(item.container ? { container: item.container } : {}), reason: '...' });
       violations.push({
-        message: `takes ${describePrivilege(item)} (risk ${assessment.risk}) without a reason in annotation ${HostAccessReasons.ANNOTATION}`,
+        // the risk first, in the words of the report's entry, which then points here instead of saying it again
+        message: `takes ${describePrivilege(item)}, which is ${assessment.risk} risk: ${assessment.attackerGains}; no reason is recorded for it ` +
+          `in annotation ${HostAccessReasons.ANNOTATION}`,
         container,
         field: podField(workload, descriptorOf(item.type).field(item, workload.podSpec)),
         severity: Severities.ofRisk(assessment.risk),

@@ -9,7 +9,8 @@ describe('NA-HOST-ACCESS-REASON: Every host privilege has a recorded reason', ()
     const findings = findingsOf(rule, [agent({ hostPID: true })]);
     expect(findings).toHaveLength(1);
     expect(findings[0]).toMatchObject({ severity: Severity.HIGH, field: 'spec.template.spec.hostPID' });
-    expect(findings[0].message).toContain('takes hostPID (risk high) without a reason in annotation node-agents.cdk8s.io/host-access');
+    expect(findings[0].message).toContain('takes hostPID, which is high risk: sees every process on the node with its command line; ');
+    expect(findings[0].message).toContain('; no reason is recorded for it in annotation node-agents.cdk8s.io/host-access');
     expect(findings[0].fix).toMatch(/^add \{"type":"hostPID","detail":"","reason":"\.\.\."\} to the node-agents\.cdk8s\.io\/host-access annotation, or drop the privilege: /);
   });
 
@@ -23,12 +24,12 @@ describe('NA-HOST-ACCESS-REASON: Every host privilege has a recorded reason', ()
       })],
       volumes: [hostPathVolume('id', '/etc/machine-id', 'File')],
     });
-    expect(findingsOf(rule, [ds]).map((f) => [f.severity, f.message.replace(/^.*?: takes /, '').replace(/ without.*$/, ''), f.field])).toEqual([
-      [Severity.CRITICAL, 'privileged (risk critical)', 'spec.template.spec.containers[0].securityContext.privileged'],
-      [Severity.HIGH, 'hostNetwork (risk high)', 'spec.template.spec.hostNetwork'],
-      [Severity.LOW, 'hostPort 9100/TCP (risk low)', 'spec.template.spec.containers[0].ports'],
-      [Severity.LOW, 'capability NET_BIND_SERVICE (risk low)', 'spec.template.spec.containers[0].securityContext.capabilities.add'],
-      [Severity.LOW, 'hostPath /etc/machine-id (read-only) (risk low)', 'spec.template.spec.volumes[0].hostPath'],
+    expect(findingsOf(rule, [ds]).map((f) => [f.severity, f.message.replace(/^.*?: takes /, '').replace(/ risk: .*$/, ''), f.field])).toEqual([
+      [Severity.CRITICAL, 'privileged, which is critical', 'spec.template.spec.containers[0].securityContext.privileged'],
+      [Severity.HIGH, 'hostNetwork, which is high', 'spec.template.spec.hostNetwork'],
+      [Severity.LOW, 'hostPort 9100/TCP, which is low', 'spec.template.spec.containers[0].ports'],
+      [Severity.LOW, 'capability NET_BIND_SERVICE, which is low', 'spec.template.spec.containers[0].securityContext.capabilities.add'],
+      [Severity.LOW, 'hostPath /etc/machine-id (read-only), which is low', 'spec.template.spec.volumes[0].hostPath'],
     ]);
   });
 
@@ -49,7 +50,7 @@ describe('NA-HOST-ACCESS-REASON: Every host privilege has a recorded reason', ()
     expect(findingsOf(rule, [ds]).map((f) => [f.severity, f.container, f.field])).toEqual([
       [Severity.CRITICAL, 'agent', 'spec.template.spec.securityContext.windowsOptions.hostProcess'],
     ]);
-    expect(findingsOf(rule, [ds])[0].message).toContain('takes hostProcess (a Windows HostProcess container) (risk critical)');
+    expect(findingsOf(rule, [ds])[0].message).toContain('takes hostProcess (a Windows HostProcess container), which is critical risk: ');
   });
 
   test('Compliance: a container port on the host network is explained by the hostNetwork\'s reason', () => {
