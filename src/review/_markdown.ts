@@ -92,8 +92,12 @@ function renderWorkload(w: WorkloadReview): string[] {
   if (w.hostAccess.length === 0) {
     lines.push('Host access: none', '');
   } else {
-    lines.push(`Host access (${w.hostAccess.length}):`, '');
-    for (const h of w.hostAccess) {
+    lines.push(`Host access (${w.hostAccess.length}, by risk):`, '');
+    // by risk, critical first, as the findings are by severity (the JSON keeps HostAccess order); in HostAccess order within a risk
+    const byRisk = w.hostAccess.map((h, i) => ({ h, i }))
+      .sort((a, b) => Severities.rank(Severities.ofRisk(b.h.risk)) - Severities.rank(Severities.ofRisk(a.h.risk)) || a.i - b.i)
+      .map(({ h }) => h);
+    for (const h of byRisk) {
       lines.push(`- ${privilege(h)}: risk ${h.risk}`);
       lines.push(`  - reason: ${h.reason ?? 'no reason recorded'}`);
       const stated = statedBy(h, w.findings);

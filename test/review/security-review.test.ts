@@ -380,7 +380,11 @@ describe('SecurityReview output', () => {
     expect(md).toMatch(/^# Security review\n\n1 workload; Pod Security policy version 1\.28; packs node-agent-baseline, node-agent-practices, pss-baseline\.\n/);
     expect(md).toContain('## DaemonSet observability/node-agent\n\nPod Security level: privileged\n');
     // each open finding says what an attacker gains and the safer alternative: the entries point to it
-    expect(md).toContain('Host access (3):\n\n- hostPath /var/log (read-only) in container "agent": risk medium\n  - reason: no reason recorded\n' +
+    // by risk: hostNetwork and NET_ADMIN (high, in HostAccess order) before /var/log (medium)
+    expect(md.indexOf('- hostNetwork: risk high')).toBeLessThan(md.indexOf('- capability NET_ADMIN'));
+    expect(md.indexOf('- capability NET_ADMIN')).toBeLessThan(md.indexOf('- hostPath /var/log'));
+    expect(md).toContain('Host access (3, by risk):\n\n- hostNetwork: risk high\n');
+    expect(md).toContain('- hostPath /var/log (read-only) in container "agent": risk medium\n  - reason: no reason recorded\n' +
       '  - attacker gains and safer alternative: in the open finding [medium] NA-HOST-ACCESS-REASON (container "agent") below\n');
     expect(md).toContain('- hostNetwork: risk high\n  - reason: no reason recorded\n  - attacker gains and safer alternative: in the open finding [high] NA-HOST-ACCESS-REASON below\n');
     expect(md).toContain('takes hostPath /var/log (read-only), which is medium risk: reads the logs of every pod');
