@@ -128,7 +128,7 @@ export class SecurityReview {
 
   /**
    * The review for people, as Markdown that also reads well in a terminal: per workload its Pod Security level, every
-   * host privilege with its risk, what an attacker gains, the safer alternative and the reason given (or "no reason
+   * host privilege (by risk, critical first) with its risk, what an attacker gains, the safer alternative and the reason given (or "no reason
    * recorded"), then the open findings with their fixes and the acknowledged ones with their reasons. One privilege, one
    * statement: an entry whose open findings already say what an attacker gains and the safer alternative points to them
    * instead of saying it again (the JSON keeps both).
