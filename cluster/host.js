@@ -15,8 +15,11 @@ const SYSCTLS = [
   'kernel.keys.root_maxkeys', 'kernel.keys.root_maxbytes', 'net.ipv4.ip_forward',
 ];
 
-/** host paths outside .cluster/ that the kubelet, containerd or the CNI plugins create when missing. */
-const HOST_PATHS = ['/var/lib/kubelet', '/var/log/containers', '/run/containerd', '/run/netns', '/var/lib/cni', '/opt/containerd'];
+/**
+ * host paths outside .cluster/ that the kubelet, containerd or the CNI plugins create when missing, and the
+ * DirectoryOrCreate hostPaths of presets run with their defaults (CsiNodePlugin's hostpath data directory).
+ */
+const HOST_PATHS = ['/var/lib/kubelet', '/var/log/containers', '/run/containerd', '/run/netns', '/var/lib/cni', '/opt/containerd', '/var/lib/csi-hostpath-data'];
 
 const CGROUP_ROOT = '/sys/fs/cgroup';
 

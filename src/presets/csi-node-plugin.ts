@@ -80,8 +80,11 @@ export interface CsiNodePluginProps extends NodeAgentSettings {
  * - host mounts of the driver (`CsiNodePlugin.standardHostMounts`): the plugin directory
  *   `/var/lib/kubelet/plugins/<driverName>` (DirectoryOrCreate, read-write, at `/csi`) where it
  *   creates its socket; `/var/lib/kubelet` (Directory, read-write, Bidirectional); `/dev`
- *   (Directory, **read-only**: device I/O works through a read-only mount, only creating device
- *   nodes does not); plus, for the hostpath driver, its data directory `/var/lib/csi-hostpath-data`;
+ *   (Directory, read-write, as every upstream driver mounts it: the kubelet mounts the container's
+ *   termination log at `/dev/termination-log`, and runc cannot create that mount point in a
+ *   read-only `/dev`, so a driver with `/dev` read-only never starts, as a real kubelet v1.37.2 and
+ *   runc showed; a privileged container could remount it anyway); plus, for the hostpath driver,
+ *   its data directory `/var/lib/csi-hostpath-data`;
  * - sidecars `node-driver-registrar` (registers the driver's socket with the kubelet through
  *   `/var/lib/kubelet/plugins_registry`, type Directory) and `liveness-probe` (serves the driver's
  *   health on port 9898), both pinned `registry.k8s.io/sig-storage` images and hardened: read-only
@@ -103,6 +106,11 @@ export interface CsiNodePluginProps extends NodeAgentSettings {
  *   `/var/lib/kubelet`) are acknowledged for the driver container, each with the reason, while the
  *   props that cause them (`privileged`, `hostMounts`) keep their defaults.
  *
+ * It renders no `CSIDriver` object (cluster-wide, usually shipped with the driver's controller): the
+ * kubelet publishes a CSI ephemeral inline volume only for a driver whose `CSIDriver` lists
+ * `Ephemeral` in `volumeLifecycleModes`; without one, kubelet v1.37.2 fails the pod's mount with
+ * `volume mode "Ephemeral" not supported by driver <driverName> (no CSIDriver object)`.
+ *
  * @see https://kubernetes-csi.github.io/docs/deploying.html
  */
 export class CsiNodePlugin extends NodeAgent {
@@ -117,9 +125,10 @@ export class CsiNodePlugin extends NodeAgent {
 
   /**
    * The host mounts every CSI node plugin's driver container needs: its plugin directory (socket),
-   * `/var/lib/kubelet` with Bidirectional propagation, and `/dev` read-only. The preset always keeps
+   * `/var/lib/kubelet` with Bidirectional propagation, and `/dev` (read-write: the kubelet mounts the
+   * termination log in it). The preset always keeps
    * them: `hostMounts` you set are added to these (giving these back renders them once). The review
-   * rates the writable `/var/lib/kubelet` critical: the preset acknowledges it only for its default
+   * rates the writable `/var/lib/kubelet` and `/dev` critical: the preset acknowledges them only for its default
    * `hostMounts`, so acknowledge it yourself (`plugin.acknowledge('NA-HOSTPATH-SENSITIVE', reason,
    * 'agent')`) when you set your own, which then lie in the same container.
    *
@@ -138,10 +147,10 @@ export class CsiNodePlugin extends NodeAgent {
         propagation: kplus().MountPropagation.BIDIRECTIONAL,
         volumeName: 'kubelet-dir',
       }),
-      HostMount.readOnly('/dev', {
+      HostMount.readWrite('/dev', 'opens the block devices of attached volumes, including ones attached after it started; read-write because ' +
+        'the kubelet mounts the container\'s termination log at /dev/termination-log, which a read-only /dev refuses', {
         type: kplus().HostPathVolumeType.DIRECTORY,
         volumeName: 'device-dir',
-        reason: 'opens the block devices of attached volumes, including ones attached after it started',
       }),
     ];
   }
@@ -255,7 +264,8 @@ export class CsiNodePlugin extends NodeAgent {
       },
       {
         rule: 'NA-HOSTPATH-SENSITIVE',
-        reason: 'the kubelet has the driver stage and publish volumes under /var/lib/kubelet (Bidirectional) and find its socket under /var/lib/kubelet/plugins; no narrower path works for a CSI node plugin',
+        reason: 'the kubelet has the driver stage and publish volumes under /var/lib/kubelet (Bidirectional) and find its socket under /var/lib/kubelet/plugins, ' +
+          'and the driver opens attached devices under /dev (read-write: the kubelet mounts the termination log there); no narrower path works for a CSI node plugin',
         unless: ['hostMounts'],
       },
       {

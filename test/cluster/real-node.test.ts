@@ -9,7 +9,7 @@ import { Chart, Testing } from 'cdk8s';
 import { Capability } from 'cdk8s-plus-28';
 import { applyAll, resetCluster } from './cluster';
 import { Kube, eventually } from './kube';
-import { capabilityNames, cleanUp, containerLog, onRealNode, podOnRealNode, procStatus, requireRealNode, tolerateRealNode, waitForLog } from './real-node';
+import { capabilityNames, cleanUp, containerLog, hostProcesses, onRealNode, podOnRealNode, procStatus, requireRealNode, tolerateRealNode, waitForLog } from './real-node';
 import { HostMount, NodeAgent, NodeMonitor } from '../../src';
 import { synthValid } from '../util/k8s-schema';
 
@@ -153,19 +153,6 @@ function httpGet(url: string): Promise<{ status: number; body: string }> {
 function sample(metrics: string, name: string): number | undefined {
   const m = new RegExp(`^${name} (\\S+)$`, 'm').exec(metrics);
   return m ? Number(m[1]) : undefined;
-}
-
-/** the host's processes running `argv0`, with their /proc status. */
-function hostProcesses(argv0: string): { pid: number; status: { [f: string]: string[] } }[] {
-  const out = [];
-  for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
-    try {
-      if (fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0] === argv0) {
-        out.push({ pid: Number(pid), status: procStatus(fs.readFileSync(`/proc/${pid}/status`, 'utf8')) });
-      }
-    } catch { /* exited */ }
-  }
-  return out;
 }
 
 describe('NodeMonitor on the real node, with its defaults', () => {

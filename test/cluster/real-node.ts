@@ -79,6 +79,19 @@ export function procStatus(text: string): { [field: string]: string[] } {
   return out;
 }
 
+/** the host's processes running `argv0`, with their /proc status. */
+export function hostProcesses(argv0: string): { pid: number; status: { [f: string]: string[] } }[] {
+  const out = [];
+  for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      if (fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0] === argv0) {
+        out.push({ pid: Number(pid), status: procStatus(fs.readFileSync(`/proc/${pid}/status`, 'utf8')) });
+      }
+    } catch { /* exited */ }
+  }
+  return out;
+}
+
 /** Linux capability numbers (include/uapi/linux/capability.h), for reading CapEff and CapBnd masks. */
 const CAPABILITY_NUMBERS: { [name: string]: number } = {
   CHOWN: 0,

@@ -242,7 +242,7 @@ const VARIANTS: Variant[] = [
       expect(mountsOf(m, 'node-driver-registrar')).toContain('/var/lib/kubelet/plugins_registry@/registration:rw');
       expect(container(m).livenessProbe.httpGet).toEqual({ path: '/healthz', port: 9898 });
       expect(mountsOf(m).slice(0, 3)).toEqual([
-        '/var/lib/kubelet/plugins/hostpath.csi.k8s.io@/csi:rw', '/var/lib/kubelet@/var/lib/kubelet:rw', '/dev@/dev',
+        '/var/lib/kubelet/plugins/hostpath.csi.k8s.io@/csi:rw', '/var/lib/kubelet@/var/lib/kubelet:rw', '/dev@/dev:rw',
       ]);
       expect(container(m).args).toContain('--endpoint=unix:///csi/csi.sock');
     },
