@@ -80,11 +80,10 @@ export interface CsiNodePluginProps extends NodeAgentSettings {
  * - host mounts of the driver (`CsiNodePlugin.standardHostMounts`): the plugin directory
  *   `/var/lib/kubelet/plugins/<driverName>` (DirectoryOrCreate, read-write, at `/csi`) where it
  *   creates its socket; `/var/lib/kubelet` (Directory, read-write, Bidirectional); `/dev`
- *   (Directory, read-write, as every upstream driver mounts it: the kubelet mounts the container's
- *   termination log at `/dev/termination-log`, and runc cannot create that mount point in a
- *   read-only `/dev`, so a driver with `/dev` read-only never starts, as a real kubelet v1.37.2 and
- *   runc showed; a privileged container could remount it anyway); plus, for the hostpath driver,
- *   its data directory `/var/lib/csi-hostpath-data`;
+ *   (Directory, read-write, as the GCE PD driver mounts it: with `/dev` read-only this privileged
+ *   container never started on kubelet v1.37.2 with runc, which could not create the kubelet's
+ *   termination-log mount point `/dev/termination-log` in it; a privileged container could remount
+ *   it anyway); plus, for the hostpath driver, its data directory `/var/lib/csi-hostpath-data`;
  * - sidecars `node-driver-registrar` (registers the driver's socket with the kubelet through
  *   `/var/lib/kubelet/plugins_registry`, type Directory) and `liveness-probe` (serves the driver's
  *   health on port 9898), both pinned `registry.k8s.io/sig-storage` images and hardened: read-only
@@ -148,7 +147,7 @@ export class CsiNodePlugin extends NodeAgent {
         volumeName: 'kubelet-dir',
       }),
       HostMount.readWrite('/dev', 'opens the block devices of attached volumes, including ones attached after it started; read-write because ' +
-        'the kubelet mounts the container\'s termination log at /dev/termination-log, which a read-only /dev refuses', {
+        'the kubelet mounts the container\'s termination log at /dev/termination-log, which a read-only /dev refused in this privileged container', {
         type: kplus().HostPathVolumeType.DIRECTORY,
         volumeName: 'device-dir',
       }),
