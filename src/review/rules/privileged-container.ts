@@ -22,11 +22,23 @@ export class PrivilegedContainerRule implements IReviewRule {
     return containersOf(workload)
       .filter((c) => c.sc.privileged === true)
       .map((c) => ({
-        message: 'is privileged (securityContext.privileged: true): every capability and device of the node, no confinement',
+        message: 'is privileged (securityContext.privileged: true): every capability and device of the node, no confinement' + inertDrop(c.sc),
         container: c.name,
         field: `${c.path}.securityContext.privileged`,
         privileges: [{ type: HostAccessType.PRIVILEGED, detail: c.name, container: c.name }],
         cause: { type: HostAccessType.PRIVILEGED, detail: c.name, container: c.name },
       }));
   }
+}
+
+/**
+ * What a privileged container's `capabilities.drop` leaves out: nothing. The runtime gives a privileged container the
+ * whole capability set and ignores the list (containerd's CRI applies add/drop only when the container is not
+ * privileged; on the real node, a privileged container with `drop: [ALL]` had SYS_ADMIN), so a reader who sees
+ * `drop: [ALL]` next to `privileged: true` must not take it for a restriction.
+ */
+function inertDrop(sc: any): string {
+  const drop = sc?.capabilities?.drop;
+  if (!Array.isArray(drop) || drop.length === 0) return '';
+  return `; its capabilities.drop (${drop.map((d: unknown) => String(d)).join(', ')}) has no effect: the runtime ignores it for a privileged container`;
 }

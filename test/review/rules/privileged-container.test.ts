@@ -20,6 +20,13 @@ describe('NA-PRIVILEGED: Containers are not privileged; capabilities are added i
     ]);
   });
 
+  test('a capabilities.drop next to privileged is said to have no effect; none is said when the container drops nothing', () => {
+    const dropping = findingsOf(rule, [agentWithContainer({ securityContext: { privileged: true, capabilities: { drop: ['ALL'] } } })]);
+    expect(dropping[0].message).toContain('its capabilities.drop (ALL) has no effect: the runtime ignores it for a privileged container');
+    const plain = findingsOf(rule, [agentWithContainer({ securityContext: { privileged: true, capabilities: { add: ['NET_ADMIN'] } } })]);
+    expect(plain[0].message).not.toContain('capabilities.drop');
+  });
+
   test('Compliance: privileged false or unset', () => {
     expect(findingsOf(rule, [agent({ containers: [goodContainer(), goodContainer({ name: 'b', securityContext: { privileged: false } })] })])).toEqual([]);
   });
