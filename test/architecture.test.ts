@@ -27,7 +27,7 @@ const LAYERS: LayerRules = {
     review: ['constructs', 'cdk8s', 'cdk8s-plus-28'],
   },
   // each preset stands alone; the CNI preset's files (cni-plugin, cni-flavor, cni-flavor-options, _cni-*) are one group.
-  isolatedGroups: { presets: ['cni-'] },
+  isolatedGroups: { presets: ['cni-', 'csi-'] },
 };
 
 /** the default line limit of a src file. */

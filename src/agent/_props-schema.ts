@@ -20,7 +20,7 @@ import { HostAccessType } from '../model/host-access-type';
 import { boolean, Fields, guard, instance, list, map, number, oneOf, Report, required, Shape, string, struct } from '../review/_guard';
 
 // the builders, for the presets' own tables (presets/ reaches review/ only through agent/)
-export { instance, list, required, string, struct } from '../review/_guard';
+export { boolean, instance, list, oneOf, required, string, struct } from '../review/_guard';
 export type { Shape } from '../review/_guard';
 
 const stringMap = (expected: string, example: string) => map(string(), expected, example);

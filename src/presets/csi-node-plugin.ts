@@ -1,9 +1,11 @@
-import { Duration, Size } from 'cdk8s';
+import { ApiObject, Chart, Duration, JsonPatch, Size } from 'cdk8s';
 import { Construct } from 'constructs';
 import { AgentContainerProps, AgentProbe, HostMount, NodeAgent, NodeAgentProps, NodeAgentSettings, Toleration } from '../agent';
+import { CsiDriverOptions, CsiVolumeLifecycleMode } from './csi-driver-options';
+import { PatchCheckedApiObject } from '../agent/_checked-api-object';
 import { kplus } from '../agent/_plus';
 import { acknowledgeDefaults, presetFail, withPresetDefaults, withoutKeys } from '../agent/_preset';
-import { checkPresetProps, presetProps, string } from '../agent/_props-schema';
+import { boolean, checkPresetProps, list, oneOf, presetProps, string, struct } from '../agent/_props-schema';
 import { show } from '../agent/_validate';
 
 /** where every container of the pod sees the driver's socket directory. */
@@ -65,6 +67,14 @@ export interface CsiNodePluginProps extends NodeAgentSettings {
    * @default CsiNodePlugin.DEFAULT_LIVENESS_PROBE_IMAGE
    */
   readonly livenessProbeImage?: string;
+
+  /**
+   * Renders the driver's `CSIDriver` object (cluster-wide, named `driverName`) with these options. The kubelet
+   * publishes a CSI ephemeral inline volume only for a driver whose `CSIDriver` lists `Ephemeral`.
+   *
+   * @default - no CSIDriver object: ship it with the driver's controller, or the kubelet refuses the driver's inline volumes
+   */
+  readonly csiDriver?: CsiDriverOptions;
 }
 
 /**
@@ -105,10 +115,10 @@ export interface CsiNodePluginProps extends NodeAgentSettings {
  *   `/var/lib/kubelet`) are acknowledged for the driver container, each with the reason, while the
  *   props that cause them (`privileged`, `hostMounts`) keep their defaults.
  *
- * It renders no `CSIDriver` object (cluster-wide, usually shipped with the driver's controller): the
- * kubelet publishes a CSI ephemeral inline volume only for a driver whose `CSIDriver` lists
- * `Ephemeral` in `volumeLifecycleModes`; without one, kubelet v1.37.2 fails the pod's mount with
- * `volume mode "Ephemeral" not supported by driver <driverName> (no CSIDriver object)`.
+ * It renders the driver's `CSIDriver` object only with `csiDriver` (cluster-wide, usually shipped with the
+ * driver's controller): the kubelet publishes a CSI ephemeral inline volume only for a driver whose
+ * `CSIDriver` lists `Ephemeral` in `volumeLifecycleModes`; without one, kubelet v1.37.2 fails the pod's
+ * mount with `volume mode "Ephemeral" not supported by driver <driverName> (no CSIDriver object)`.
  *
  * @see https://kubernetes-csi.github.io/docs/deploying.html
  */
@@ -215,6 +225,13 @@ export class CsiNodePlugin extends NodeAgent {
         'and liveness-probe connect to it. The args you set replace the hostpath driver\'s (they are your driver\'s own flags): add its endpoint, ' +
         `e.g. --endpoint=unix://${SOCKET_DIR}/csi.sock`);
     }
+    const modes = props.csiDriver?.volumeLifecycleModes;
+    if (modes !== undefined && modes.length === 0) {
+      presetFail(scope, id, 'csiDriver.volumeLifecycleModes: the list is empty, and a CSIDriver without a mode serves no volume: leave it unset ' +
+        'for Persistent, or list the modes, e.g. [CsiVolumeLifecycleMode.EPHEMERAL]');
+    }
+    const twice = modes?.find((m, i) => modes.indexOf(m) !== i);
+    if (twice !== undefined) presetFail(scope, id, `csiDriver.volumeLifecycleModes: "${twice}" is listed twice, which the API server refuses: list it once`);
     const defaults: NodeAgentProps = {
       image: CsiNodePlugin.DEFAULT_IMAGE,
       args: [
@@ -240,7 +257,7 @@ export class CsiNodePlugin extends NodeAgent {
       priorityClassName: 'system-node-critical',
       tolerations: [Toleration.everything()],
     };
-    return withPresetDefaults(defaults, withoutKeys(props, ['driverName', 'registrarImage', 'livenessProbeImage']), {
+    return withPresetDefaults(defaults, withoutKeys(props, ['driverName', 'registrarImage', 'livenessProbeImage', 'csiDriver']), {
       preset: 'CsiNodePlugin',
       fail: (m) => presetFail(scope, id, m),
       lists: essentials,
@@ -249,10 +266,13 @@ export class CsiNodePlugin extends NodeAgent {
 
   /** the CSI driver's name. */
   public readonly driverName: string;
+  /** the driver's `CSIDriver` object, when `csiDriver` is set. */
+  public readonly csiDriverObject?: ApiObject;
 
   constructor(scope: Construct, id: string, props: CsiNodePluginProps = {}) {
     super(scope, id, CsiNodePlugin.resolve(scope, id, props));
     this.driverName = props?.driverName ?? CsiNodePlugin.DEFAULT_DRIVER_NAME;
+    if (props.csiDriver !== undefined) this.csiDriverObject = this.renderCsiDriver(props.csiDriver);
     acknowledgeDefaults(this, props, [
       { rule: 'NA-PRIVILEGED', reason: PRIVILEGED_REASON, unless: ['privileged'] },
       { rule: 'PSS-BASELINE-privileged', reason: PRIVILEGED_REASON, unless: ['privileged'], pod: true },
@@ -276,6 +296,23 @@ export class CsiNodePlugin extends NodeAgent {
       },
     ]);
   }
+
+  private renderCsiDriver(options: CsiDriverOptions): ApiObject {
+    const modes = options.volumeLifecycleModes;
+    const object = new PatchCheckedApiObject(this, 'CSIDriver', {
+      apiVersion: 'storage.k8s.io/v1',
+      kind: 'CSIDriver',
+      metadata: { name: this.driverName, labels: { ...this.selectorLabels } },
+      spec: {
+        attachRequired: options.attachRequired,
+        podInfoOnMount: options.podInfoOnMount,
+        volumeLifecycleModes: modes ? [...modes] : undefined,
+      },
+    });
+    // cluster-scoped: no namespace, whatever the chart's default.
+    if (Chart.of(this).namespace !== undefined) object.addJsonPatch(JsonPatch.remove('/metadata/namespace'));
+    return object;
+  }
 }
 
 function pluginDir(driverName: string): string {
@@ -298,4 +335,10 @@ const CSI_NODE_PLUGIN_PROPS = presetProps('CsiNodePluginProps', {
   driverName: string("'ebs.csi.aws.com'"),
   registrarImage: string(),
   livenessProbeImage: string(),
+  csiDriver: struct('CsiDriverOptions', {
+    volumeLifecycleModes: list(oneOf(() => CsiVolumeLifecycleMode, 'CsiVolumeLifecycleMode.EPHEMERAL'), 'a list of CsiVolumeLifecycleMode',
+      '[CsiVolumeLifecycleMode.EPHEMERAL]'),
+    attachRequired: boolean(),
+    podInfoOnMount: boolean(),
+  }, { example: '{ volumeLifecycleModes: [CsiVolumeLifecycleMode.EPHEMERAL], attachRequired: false }' }),
 });

@@ -13,7 +13,7 @@ import { Chart, Testing } from 'cdk8s';
 import { applyAll } from './cluster';
 import { Kube, eventually } from './kube';
 import { capabilityNames, cleanUp, containerLog, hostProcesses, onRealNode, podOnRealNode, requireRealNode, waitForLog } from './real-node';
-import { CsiNodePlugin } from '../../src';
+import { CsiNodePlugin, CsiVolumeLifecycleMode } from '../../src';
 import { synthValid } from '../util/k8s-schema';
 
 const kube = Kube.fromKubeconfig();
@@ -26,16 +26,21 @@ const REGISTRATION_SOCKET = `${node.kubeletRoot}/plugins_registry/${DRIVER}-reg.
 const CSI_DRIVER_PATH = `/apis/storage.k8s.io/v1/csidrivers/${DRIVER}`;
 
 /**
- * The CSIDriver object a driver with inline volumes needs (the preset renders none): the kubelet publishes an inline
- * volume only for a driver whose CSIDriver lists Ephemeral (the first test shows its refusal without one).
- * podInfoOnMount has the kubelet tell the driver the volume is ephemeral and whose it is.
+ * The CSIDriver object a driver with inline volumes needs, as CsiNodePlugin renders it with `csiDriver` (by default it
+ * renders none, which the first test shows the kubelet's refusal of): the kubelet publishes an inline volume only for a
+ * driver whose CSIDriver lists Ephemeral. podInfoOnMount has the kubelet tell the driver the volume is ephemeral and whose it is.
  */
-const CSI_DRIVER = {
-  apiVersion: 'storage.k8s.io/v1',
-  kind: 'CSIDriver',
-  metadata: { name: DRIVER },
-  spec: { attachRequired: false, podInfoOnMount: true, volumeLifecycleModes: ['Ephemeral'] },
-};
+function csiDriverObject(): any {
+  const chart = new Chart(Testing.app(), 'real-csi-driver');
+  new CsiNodePlugin(chart, 'csi', {
+    namespace: NAMESPACE,
+    driverName: DRIVER,
+    csiDriver: { volumeLifecycleModes: [CsiVolumeLifecycleMode.EPHEMERAL], attachRequired: false, podInfoOnMount: true },
+  });
+  const driver = synthValid(chart).find((m) => m.kind === 'CSIDriver');
+  expect(driver.metadata.name).toBe(DRIVER);
+  return driver;
+}
 
 function plugin(): any[] {
   const chart = new Chart(Testing.app(), 'real-csi');
@@ -152,7 +157,7 @@ describe('CsiNodePlugin on the real node (the driver, registrar and livenessprob
   });
 
   test('with the CSIDriver, a pod\'s inline volume is published, propagated from the driver\'s container to the pod, and unpublished when the pod goes', async () => {
-    await applyAll(kube, [CSI_DRIVER]);
+    await applyAll(kube, [csiDriverObject()]);
     // the kubelet's CSIDriver informer must have it before the pod's volume is set up
     await eventually('the CSIDriver', async () => ((await kube.request('GET', CSI_DRIVER_PATH)).status === 200 ? true : undefined));
     await applyAll(kube, [app('reader')]);

@@ -2,7 +2,7 @@ import {
   PINNED, SameKeys, acknowledgedRules, chart, container, find, hostMount, hostMounts, kinds, openFindings,
   podSpec, reasonFor, reasonKeys, synthOf,
 } from './preset-helpers';
-import { AgentProbe, CsiNodePlugin, CsiNodePluginProps, HostMount, NodeAgent, NodeAgentProps, Toleration } from '../../src';
+import { AgentProbe, CsiNodePlugin, CsiNodePluginProps, CsiVolumeLifecycleMode, HostMount, NodeAgent, NodeAgentProps, Toleration } from '../../src';
 
 function synth(props?: CsiNodePluginProps): any[] {
   return synthOf((c) => new CsiNodePlugin(c, 'csi-node', props));
@@ -161,7 +161,7 @@ describe('CsiNodePlugin defaults', () => {
 
 describe('CsiNodePlugin overrides', () => {
   test('props take every NodeAgent property, with the image optional', () => {
-    const same: SameKeys<Omit<CsiNodePluginProps, 'driverName' | 'registrarImage' | 'livenessProbeImage'>, NodeAgentProps> = true;
+    const same: SameKeys<Omit<CsiNodePluginProps, 'driverName' | 'registrarImage' | 'livenessProbeImage' | 'csiDriver'>, NodeAgentProps> = true;
     const imageOptional: undefined extends CsiNodePluginProps['image'] ? true : false = true;
     expect([same, imageOptional]).toEqual([true, true]);
   });
@@ -232,5 +232,36 @@ describe('CsiNodePlugin overrides', () => {
   test('fails on an invalid driver name, naming the construct', () => {
     expect(() => new CsiNodePlugin(chart(), 'csi', { driverName: 'Not_Valid' })).toThrow(/\[test\/csi\] driverName "Not_Valid" is invalid/);
     expect(() => CsiNodePlugin.standardHostMounts('../etc')).toThrow(/driver name "..\/etc" is invalid/);
+  });
+});
+
+describe('CsiNodePlugin csiDriver: the CSIDriver object the kubelet needs for inline volumes', () => {
+  test('none by default (the first describe checks the kinds); with the option, one cluster-wide CSIDriver named after the driver', () => {
+    const manifests = synthOf((c) => new CsiNodePlugin(c, 'csi-node', {
+      driverName: 'inline.example.com',
+      csiDriver: { volumeLifecycleModes: [CsiVolumeLifecycleMode.EPHEMERAL], attachRequired: false, podInfoOnMount: true },
+    }), 'storage');
+    const driver = find(manifests, 'CSIDriver');
+    expect(driver.apiVersion).toBe('storage.k8s.io/v1');
+    // cluster-scoped: the chart's namespace is not written on it
+    expect(driver.metadata.name).toBe('inline.example.com');
+    expect(driver.metadata.namespace).toBeUndefined();
+    expect(driver.spec).toEqual({ attachRequired: false, podInfoOnMount: true, volumeLifecycleModes: ['Ephemeral'] });
+  });
+
+  test('options left unset are left to the API server\'s defaults (attach required, no pod info, Persistent)', () => {
+    const driver = find(synth({ csiDriver: {} }), 'CSIDriver');
+    expect(driver.metadata.name).toBe('hostpath.csi.k8s.io');
+    expect(driver.spec).toEqual({});
+  });
+
+  test('refuses an empty or repeated mode list, and a mode that is not one, naming the construct and the field', () => {
+    expect(() => synth({ csiDriver: { volumeLifecycleModes: [] } })).toThrow(
+      /^\[test\/csi-node\] csiDriver\.volumeLifecycleModes: the list is empty, .* e\.g\. \[CsiVolumeLifecycleMode\.EPHEMERAL\]$/);
+    expect(() => synth({ csiDriver: { volumeLifecycleModes: [CsiVolumeLifecycleMode.EPHEMERAL, CsiVolumeLifecycleMode.EPHEMERAL] } })).toThrow(
+      /^\[test\/csi-node\] csiDriver\.volumeLifecycleModes: "Ephemeral" is listed twice, which the API server refuses: list it once$/);
+    expect(() => synth({ csiDriver: { volumeLifecycleModes: ['ephemeral' as CsiVolumeLifecycleMode] } })).toThrow(
+      /csiDriver\.volumeLifecycleModes\[0\] "ephemeral" is not one of Persistent, Ephemeral .*did you mean CsiVolumeLifecycleMode\.EPHEMERAL\?/);
+    expect(() => synth({ csiDriver: { attachRequired: 'no' as any } })).toThrow(/csiDriver\.attachRequired/);
   });
 });
