@@ -4,7 +4,7 @@
  */
 import {
   arr, condition, ContainerView, containerLabel, containers, CREATE_ERROR_REASONS, CREATE_EVENT_REASONS, describeTermination,
-  eventsFor, eventSuffix, EventView, IMAGE_PULL_REASONS, isPodReady, num, str,
+  eventsFor, eventSuffix, EventView, IMAGE_PULL_REASONS, isPodReady, num, str, time,
 } from './_pod-status';
 import { DaemonSetNodeState } from './daemon-set-status-report';
 
@@ -152,6 +152,36 @@ export function diagnosePod(pod: any, node: any, allEvents: any[]): PodDiagnosis
     reason: str(readyCondition?.reason) || 'ContainersNotReady',
     message: `pod ${name} runs but is not ready (${initRunning ? `${containerLabel(initRunning)} still running` : which})${restarts}`,
     stuck: false,
+  };
+}
+
+/**
+ * How long a container must run before the kubelet forgets its crashes: its restart back-off (10 s doubling to 5 min,
+ * pkg/kubelet's backOffPeriod and MaxContainerBackOff) is reset once the last one is twice the maximum old.
+ */
+const CRASH_MEMORY_MS = 2 * 300_000;
+
+/**
+ * A Ready pod whose container exited within the kubelet's back-off memory: between two crashes a container without a
+ * readiness probe is Ready while it runs, so readiness alone would call a crash-looping agent healthy. A restart
+ * longer ago than that is history, not a loop, and is left alone.
+ */
+export function recentRestart(pod: any, now: number): PodDiagnosis | undefined {
+  const restarted = containers(pod).filter((c) => !c.init && num(c.status?.restartCount) > 0 && c.status?.state?.running)
+    .map((c) => ({ c, finished: time(c.status?.lastState?.terminated?.finishedAt) }))
+    .filter((r): r is { c: ContainerView; finished: number } => r.finished !== undefined && now - r.finished < CRASH_MEMORY_MS);
+  if (restarted.length === 0) return undefined;
+  const { c, finished } = restarted[0];
+  const ago = Math.max(0, Math.round((now - finished) / 1000));
+  const probe = c.spec?.readinessProbe === undefined
+    ? ' it has no readiness probe, so it counts as Ready whenever it runs'
+    : ' its readiness probe passes while it runs';
+  return {
+    state: DaemonSetNodeState.CRASH_LOOP,
+    reason: str(c.status.lastState.terminated.reason) || 'Restarted',
+    message: `pod ${podName(pod)} is Ready, but ${describeCrash(c)}, ${ago} s ago:${probe}; the kubelet keeps backing off its restarts until it ` +
+      `has run for ${CRASH_MEMORY_MS / 60_000} minutes`,
+    stuck: true,
   };
 }
 

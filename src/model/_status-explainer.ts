@@ -2,7 +2,7 @@
  * Internal: the reading behind `DaemonSetStatus.explain`: what the controller sees on each node, the current revision,
  * the five numbers recounted, one state per node, the rollout and the shortfalls.
  */
-import { diagnosePod, podName } from './_pod-diagnosis';
+import { diagnosePod, podName, recentRestart } from './_pod-diagnosis';
 import {
   arr, compareDaemonPods, condition, eventsFor, eventSuffix, isControlledBy, isObject, isPodAvailable, isPodReady,
   isTerminal, isTerminating, namespaceOf, num, REVISION_HASH_LABEL, str, targetNodeName,
@@ -211,7 +211,7 @@ export class Explainer {
     const subject = v.newPod ?? v.oldPod ?? v.pods.find((p) => !isTerminating(p)) ?? v.pods[0];
     if (!subject) return { ...base, ...this.missing(), podName: undefined };
     const outdated = !this.isUpdated(subject);
-    const diagnosis = diagnosePod(subject, v.node, this.events);
+    const diagnosis = diagnosePod(subject, v.node, this.events) ?? recentRestart(subject, this.now);
     const name = podName(subject);
     if (diagnosis) {
       const note = outdated ? ` The pod is also of an older ${this.podRevision(subject)} than ${this.currentRevisionText()}.` : '';

@@ -22,7 +22,10 @@ export enum DaemonSetNodeState {
   CREATING = 'creating',
   /** a container image cannot be pulled (ErrImagePull, ImagePullBackOff, InvalidImageName, ...). */
   IMAGE_PULL = 'image-pull',
-  /** a container keeps exiting and the kubelet backs off restarting it (CrashLoopBackOff). */
+  /**
+   * a container keeps exiting and the kubelet backs off restarting it (CrashLoopBackOff), or it runs again, Ready, after
+   * exiting less than 10 minutes ago (the kubelet's back-off memory): a crash loop seen between two crashes.
+   */
   CRASH_LOOP = 'crash-loop',
   /** the pod runs, but it is not Ready (a readiness probe failing, or the node not ready). */
   NOT_READY = 'not-ready',

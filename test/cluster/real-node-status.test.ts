@@ -34,6 +34,8 @@ const CASES = {
   // the library renders IfNotPresent; Never is what a node without registry access, as this one, needs
   'never-pull': agent('never-pull', { image: MISSING_IMAGE, runAsUser: 1000 }, (ds) => { ds.spec.template.spec.containers[0].imagePullPolicy = 'Never'; }),
   'crash': agent('crash', { image: node.images.agent, runAsUser: 1000, args: ['echo "cannot start"; exit 3'] }),
+  // runs 8 s, exits, and is restarted after a back-off: Ready while it runs, having no readiness probe
+  'flapping': agent('flapping', { image: node.images.agent, runAsUser: 1000, args: ['sleep 8; exit 3'] }),
   // NodeAgent's default: runAsNonRoot without a runAsUser; this image's user is root
   'root-image': agent('root-image', { image: node.images.agent }),
   'not-ready': agent('not-ready', { image: node.images.agent, runAsUser: 1000, readiness: AgentProbe.httpGet('/healthz', { port: 8080 }) }),
@@ -109,6 +111,26 @@ test('a container that keeps exiting: the kubelet backs off restarting it (Crash
   expect(line).toMatchObject({ state: 'crash-loop', reason: before.state.waiting ? 'CrashLoopBackOff' : 'Error' });
   expect(line.message).toContain(`restarted ${before.restartCount} times; last exit code 3 (Error)`);
   if (before.state.waiting) expect(line.message).toContain(before.state.waiting.message);
+});
+
+test('a container Ready while it runs between two crashes (no readiness probe): status says crash-loop, not healthy', async () => {
+  let seen: any;
+  const { line, before } = await eventually('status while the restarted container runs, Ready', async () => {
+    const first = await podOf('flapping');
+    const shown = await statusOnRealNode('flapping');
+    const then = await podOf('flapping');
+    seen = { first: first?.status, shown, then: then?.status };
+    const up = (p: any) => p?.status?.containerStatuses?.[0]?.state?.running !== undefined && p.status.containerStatuses[0].ready === true &&
+      p.status.containerStatuses[0].restartCount > 0 && p.status.conditions.some((c: any) => c.type === 'Ready' && c.status === 'True');
+    return up(first) && up(then) && first.status.containerStatuses[0].restartCount === then.status.containerStatuses[0].restartCount
+      ? { line: shown, before: first.status.containerStatuses[0] } : undefined;
+  }, { timeoutMs: 90_000, intervalMs: 500, last: () => seen });
+  console.log(`status on the real node, flapping: ${JSON.stringify(line)}`);
+  // the kubelet's record of the last run, read by status: exit 3 (Error), within its back-off memory
+  expect(before.lastState.terminated).toMatchObject({ exitCode: 3, reason: 'Error' });
+  expect(line).toMatchObject({ state: 'crash-loop', reason: 'Error' });
+  expect(line.message).toMatch(new RegExp(`^pod \\S+ is Ready, but container agent restarted ${before.restartCount} times; ` +
+    'last exit code 3 \\(Error\\), \\d+ s ago: it has no readiness probe, so it counts as Ready whenever it runs;'));
 });
 
 test('runAsNonRoot (NodeAgent\'s default) with an image that runs as root: CreateContainerConfigError', async () => {

@@ -340,6 +340,49 @@ describe('crash-loop', () => {
   });
 });
 
+describe('crash-loop between two back-offs: Ready while it runs', () => {
+  /** a Ready pod whose agent container runs again after exiting at `finishedAt` (NOW is 09:10:00). */
+  function restartedPod(finishedAt: string, readinessProbe: boolean) {
+    const p = pod('kind-worker', {
+      readySince: '2025-06-02T09:09:21Z',
+      containerStatus: {
+        containerID: 'containerd://7a6f5e4d3c2b1a09f8e7d6c5b4a39281706f5e4d3c2b1a0f9e8d7c6b5a0d9c8b',
+        image: IMAGE,
+        imageID: 'registry.example.com/node-agent@sha256:3b5f0c2d9e8a7f6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b',
+        lastState: { terminated: { exitCode: 1, reason: 'Error', startedAt: '2025-06-02T08:40:05Z', finishedAt } },
+        name: 'agent',
+        ready: true,
+        restartCount: 4,
+        started: true,
+        state: { running: { startedAt: '2025-06-02T09:09:20Z' } },
+      },
+    });
+    if (!readinessProbe) delete p.spec.containers[0].readinessProbe;
+    return p;
+  }
+
+  test('exited 40 s ago, no readiness probe: a crash loop, not healthy, saying why readiness did not show it', () => {
+    const ds = daemonSet();
+    const r = explain(ds, { controllerRevisions: [revision(1, HASH_V1)], pods: [restartedPod('2025-06-02T09:09:20Z', false), pod('kind-worker2')] });
+    expectConsistent(r);
+    const w1 = stateOf(r, 'kind-worker');
+    expect(w1).toMatchObject({ state: 'crash-loop', reason: 'Error', stuck: true, podName: 'node-agent-b5t8r' });
+    expect(w1.message).toBe('pod node-agent-b5t8r is Ready, but container agent restarted 4 times; last exit code 1 (Error), 40 s ago: it has no ' +
+      'readiness probe, so it counts as Ready whenever it runs; the kubelet keeps backing off its restarts until it has run for 10 minutes');
+    expect(stateOf(r, 'kind-worker2').state).toBe('healthy');
+  });
+
+  test('with a readiness probe that passes while it runs, the same', () => {
+    const r = explain(daemonSet(), { controllerRevisions: [revision(1, HASH_V1)], pods: [restartedPod('2025-06-02T09:09:20Z', true), pod('kind-worker2')] });
+    expect(stateOf(r, 'kind-worker').message).toContain('40 s ago: its readiness probe passes while it runs;');
+  });
+
+  test('a restart more than 10 minutes ago is history: healthy', () => {
+    const r = explain(daemonSet(), { controllerRevisions: [revision(1, HASH_V1)], pods: [restartedPod('2025-06-02T08:59:59Z', false), pod('kind-worker2')] });
+    expect(stateOf(r, 'kind-worker')).toMatchObject({ state: 'healthy', reason: 'Available' });
+  });
+});
+
 describe('not-ready', () => {
   test('running, the readiness probe fails: the kubelet\'s Unhealthy event', () => {
     const ds = daemonSet({ status: { numberReady: 1, numberAvailable: 1 } });
