@@ -48,7 +48,12 @@ interface ExpectedWorkload {
   containers: ExpectedContainer[];
   rbac: { rights?: { right: string; grantsSecrets?: boolean }[] }[];
 }
-interface Expected { manifest: string; workloads: ExpectedWorkload[] }
+interface ShippedRole {
+  role: string;
+  boundBy?: { binding: string; subjects: string[] }[];
+  rights: { right: string }[];
+}
+interface Expected { manifest: string; workloads: ExpectedWorkload[]; shippedRoles?: ShippedRole[] }
 
 interface Source { name: string; module: string; version: string }
 const SOURCES: Source[] = JSON.parse(fs.readFileSync(path.join(DIR, 'sources.json'), 'utf8')).sources;
@@ -392,7 +397,31 @@ describe('known gaps', () => {
       const reported = got.findings.some((f: any) => f.rule === 'NA-RBAC-TRAFFIC');
       expect(`${name} ${w.kind}/${w.name}: ${reported}`).toBe(`${name} ${w.kind}/${w.name}: ${expectedRights}`);
     }
-    expect(holders).toBe(4); // kube-router, MetalLB's controller, calico-kube-controllers, cilium-operator
+    expect(holders).toBe(5); // kube-router, MetalLB's controller, calico-kube-controllers (calico, canal-etcd), cilium-operator
+  });
+
+  test('roles the file ships that grant a right that matters and that no workload of the file holds (shippedRoles) are reported on every workload by NA-RBAC-SHIPPED-ROLE, and only those', async () => {
+    // the rule that reports each right of the expectations' vocabulary (README.md)
+    const RULE_OF: { [right: string]: string } = { 'serviceaccount-token': 'NA-RBAC-TOKENS', 'nodes-proxy': 'NA-RBAC-NODE-PROXY', 'secrets-read': 'NA-RBAC-SECRETS', 'traffic-redirect': 'NA-RBAC-TRAFFIC' };
+    let shipped = 0;
+    for (const { name, w, got } of await all()) {
+      const roles = expected(name).shippedRoles ?? [];
+      const findings = got.findings.filter((f: any) => f.rule === 'NA-RBAC-SHIPPED-ROLE');
+      const named = findings.map((f: any) => /these manifests ship (Role \S+ in namespace \S+|ClusterRole \S+),/.exec(f.message)?.[1]?.replace(/ in namespace \S+$/, '')).sort();
+      expect(`${name} ${w.kind}/${w.name}: ${named.join(', ')}`).toBe(`${name} ${w.kind}/${w.name}: ${roles.map((r) => r.role).sort().join(', ')}`);
+      for (const r of roles) {
+        shipped++;
+        const f = findings.find((x: any) => x.message.includes(`ship ${r.role}`));
+        for (const right of r.rights) expect(f.message).toContain(`[${RULE_OF[right.right]}]`);
+        for (const b of r.boundBy ?? []) expect(f.message).toContain(`${b.binding} to ${b.subjects.join(', ')}`);
+        // what the file binds to another subject is not the workload's: its own RBAC findings do not report it
+        for (const right of r.rights) {
+          const own = w.rbac.flatMap((x) => x.rights ?? []).some((x) => x.right === right.right);
+          expect(got.findings.some((x: any) => x.rule === RULE_OF[right.right])).toBe(own);
+        }
+      }
+    }
+    expect(shipped).toBe(3); // canal-etcd: ClusterRole calico-node, bound to ServiceAccount kube-system/canal, on its three workloads
   });
 
   test('coverage warns when a DaemonSet that declares no OS lands on a Windows node, and only then', async () => {
