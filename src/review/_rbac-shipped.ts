@@ -1,19 +1,28 @@
 // Internal: the dangerous Roles and ClusterRoles the manifests ship that none of their workloads holds (bound to other
 // subjects, or bound by nothing among them). The workloads' own rights are their RBAC findings; these are rights the
 // manifests install for someone else: what each grants, that whoever it is bound to gets it, and whom the manifests bind
-// it to. Computed once per set of manifests; every workload of the review carries the same findings.
+// it to. Computed once per set of manifests. Each is reported on the workloads of the namespaces it is bound into (its
+// bindings' ServiceAccounts' and RoleBindings' namespaces, a Role's own), or on every workload when no workload is there
+// or it names none (an unbound ClusterRole, Group and User subjects): N copies of a chart, each bound in its own
+// namespace, give N findings, not N squared.
 import { UNKNOWN_NAMESPACE, describeNamespace, resolverOf } from './_namespace';
 import { ShippedRole, allowedVerbs, bindingNamespacesOf, enforcedLevel, grantsTo, shippedRoles } from './_rbac';
 import { RightContext, RightHit, Scope, rightsOf } from './_rbac-rights';
 import { traffic } from './_rbac-traffic';
-import { POD_SPEC_PATHS, list } from './_workload';
+import { POD_SPEC_PATHS, list, namespaceKey } from './_workload';
 import { RuleViolation, WorkloadContext } from './review-rule';
 import { Severities, Severity } from './severity';
 
 export const RULE_SHIPPED_ROLE = 'NA-RBAC-SHIPPED-ROLE';
 
+/** a shipped role's finding, and the namespaces whose workloads carry it (undefined: every workload). */
+interface Shipped {
+  readonly violation: RuleViolation;
+  readonly namespaces?: Set<string>;
+}
+
 interface Outcome {
-  readonly value?: RuleViolation[];
+  readonly value?: Shipped[];
   readonly error?: unknown;
 }
 
@@ -52,25 +61,37 @@ function heldRoles(all: any[], option?: string): Set<string> {
   return held;
 }
 
-interface Binding { readonly label: string; readonly scope: Scope; readonly subjects: string }
+interface Binding {
+  readonly label: string;
+  readonly scope: Scope;
+  readonly subjects: string;
+  /** the namespaces of its ServiceAccount subjects and, for a RoleBinding, its own; empty when it names only users and groups. */
+  readonly namespaces: string[];
+}
 
-/** the bindings among the manifests whose roleRef names the role. */
-function bindingsOf(all: any[], role: ShippedRole, option?: string): Binding[] {
+/** the bindings among the manifests by the role their roleRef names (roleKey), in manifest order: one pass over them. */
+function bindingsByRole(all: any[], option?: string): Map<string, Binding[]> {
   const resolver = resolverOf(all, option);
-  const out: Binding[] = [];
+  const out = new Map<string, Binding[]>();
   for (const m of all) {
     const cluster = m?.kind === 'ClusterRoleBinding';
     if ((!cluster && m?.kind !== 'RoleBinding') || typeof m?.apiVersion !== 'string' || !m.apiVersion.startsWith('rbac.authorization.k8s.io/')) continue;
-    if (m.roleRef?.kind !== role.kind || m.roleRef?.name !== role.name) continue;
     const namespace = cluster ? undefined : resolver.keyOf(m);
-    if (role.kind === 'Role' && namespace !== role.namespace) continue;
+    const namespaces = namespace === undefined || namespace === UNKNOWN_NAMESPACE ? [] : [namespace];
     const subjects = list(m.subjects, `${m.kind} ${m.metadata?.name}: subjects`).map((s: any) => {
       if (s?.kind !== 'ServiceAccount') return `${s?.kind} ${s?.name}`;
       const ns = typeof s.namespace === 'string' && s.namespace !== '' ? s.namespace : namespace;
+      if (ns !== undefined && ns !== UNKNOWN_NAMESPACE) namespaces.push(ns);
       return `ServiceAccount ${ns === undefined || ns === UNKNOWN_NAMESPACE ? s.name : `${ns}/${s.name}`}`;
     });
     const label = cluster ? `ClusterRoleBinding ${m.metadata?.name}` : `RoleBinding ${m.metadata?.name} in ${describeNamespace(namespace!)}`;
-    out.push({ label, scope: cluster ? { cluster: true } : { cluster: false, namespace }, subjects: subjects.length > 0 ? subjects.join(', ') : 'no subject' });
+    const key = roleKey(String(m.roleRef?.kind), String(m.roleRef?.name), namespace);
+    const binding: Binding = {
+      label, scope: cluster ? { cluster: true } : { cluster: false, namespace }, subjects: subjects.length > 0 ? subjects.join(', ') : 'no subject', namespaces,
+    };
+    const known = out.get(key);
+    if (known) known.push(binding);
+    else out.set(key, [binding]);
   }
   return out;
 }
@@ -80,8 +101,7 @@ function lower(s: Severity): Severity {
   return s === Severity.CRITICAL ? Severity.HIGH : s === Severity.HIGH ? Severity.MEDIUM : Severity.LOW;
 }
 
-function judge(all: any[], role: ShippedRole, option?: string): RuleViolation | undefined {
-  const bindings = bindingsOf(all, role, option);
+function judge(all: any[], role: ShippedRole, bindings: Binding[], option?: string): RuleViolation | undefined {
   // unbound: judged where a binding of it would grant it (a ClusterRole cluster-wide, a Role in its namespace)
   const scopes: Scope[] = bindings.length > 0 ? bindings.map((b) => b.scope) : [role.kind === 'ClusterRole' ? { cluster: true } : { cluster: false, namespace: role.namespace }];
   const best = new Map<string, RightHit>();
@@ -121,8 +141,15 @@ function judge(all: any[], role: ShippedRole, option?: string): RuleViolation | 
   };
 }
 
+/** the namespaces whose workloads carry a role's finding; undefined when every workload does. */
+function homeOf(role: ShippedRole, bindings: Binding[], workloadNamespaces: Set<string>): Set<string> | undefined {
+  const named = new Set(role.kind === 'Role' && role.namespace !== undefined ? [role.namespace] : bindings.flatMap((b) => b.namespaces));
+  return [...named].some((ns) => workloadNamespaces.has(ns)) ? named : undefined;
+}
+
 /**
- * The violations of NA-RBAC-SHIPPED-ROLE: one per dangerous role among the manifests that no workload among them holds.
+ * The violations of NA-RBAC-SHIPPED-ROLE for one workload: one per dangerous role among the manifests that no workload
+ * among them holds, reported where it is bound (see above).
  *
  * @throws when the RBAC among the manifests cannot be read
  */
@@ -133,10 +160,15 @@ export function shippedRoleViolations(ctx: WorkloadContext): RuleViolation[] {
     try {
       const option = ctx.options.namespace;
       const held = heldRoles(all, option);
-      const value = shippedRoles(all, option)
-        .filter((role) => !held.has(roleKey(role.kind, role.name, role.namespace)))
-        .map((role) => judge(all, role, option))
-        .filter((v): v is RuleViolation => v !== undefined);
+      const bindings = bindingsByRole(all, option);
+      const workloadNamespaces = new Set(workloadAccounts(all, option).map((a) => a.namespace));
+      const value: Shipped[] = [];
+      for (const role of shippedRoles(all, option)) {
+        const key = roleKey(role.kind, role.name, role.namespace);
+        if (held.has(key)) continue;
+        const violation = judge(all, role, bindings.get(key) ?? [], option);
+        if (violation) value.push({ violation, namespaces: homeOf(role, bindings.get(key) ?? [], workloadNamespaces) });
+      }
       outcome = { value };
     } catch (error) {
       outcome = { error: error ?? new Error('RBAC evaluation failed') };
@@ -144,5 +176,7 @@ export function shippedRoleViolations(ctx: WorkloadContext): RuleViolation[] {
     memos.set(all, outcome);
   }
   if (outcome.error !== undefined) throw outcome.error;
-  return outcome.value!;
+  const namespace = namespaceKey(ctx);
+  const carries = (x: Shipped) => x.namespaces === undefined || namespace === UNKNOWN_NAMESPACE || x.namespaces.has(namespace);
+  return outcome.value!.filter(carries).map((x) => x.violation);
 }

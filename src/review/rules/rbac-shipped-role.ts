@@ -15,9 +15,10 @@ export class RbacShippedRoleRule implements IReviewRule {
     'to. When no binding among the manifests binds it to a ServiceAccount a workload there runs as (directly, through a group, or ' +
     'through an aggregated ClusterRole it holds), the right is not a workload\'s, and the workloads\' RBAC findings never show it: a ' +
     'binding to another subject (often a misspelt ServiceAccount), or none, which leaves it to whatever binding the cluster has or ' +
-    'gets. Each such role is one finding on every workload of the review, naming its rights and the bindings and subjects the ' +
-    'manifests give it, at the severity of its strongest right where the manifests bind or aggregate it, one step lower where nothing ' +
-    'binds it.';
+    'gets. Each such role is one finding on each workload of the namespaces it is bound into (its bindings\' ServiceAccounts\' and ' +
+    'RoleBindings\' namespaces, a Role\'s own), or on every workload when none is there or it names none, naming its rights and ' +
+    'the bindings and subjects the manifests give it, at the severity of its strongest right where the manifests bind or aggregate ' +
+    'it, one step lower where nothing binds it.';
   public readonly fix = 'check that the subjects the role is bound to are meant to hold its rights, or remove the role';
 
   public evaluate(workload: WorkloadContext): RuleViolation[] {

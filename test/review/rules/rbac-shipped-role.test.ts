@@ -41,6 +41,18 @@ describe('NA-RBAC-SHIPPED-ROLE: the manifests ship no dangerous role that none o
     expect(findings[0].message).toContain('built-in ClusterRole edit aggregates it: whoever holds that role gets it too');
   });
 
+  test('Noncompliance 4: reported on the workloads of the namespace it is bound into, on every workload when none is there', () => {
+    const twoWorkloads = (subjectNamespace: string) => [
+      agent({}, { name: 'agent-a', namespace: 'team-a' }),
+      agent({}, { name: 'agent-b', namespace: 'team-b' }),
+      rbac('ClusterRole', 'scraper', [NODE_PROXY]),
+      binding('ClusterRoleBinding', 'scraper', clusterRef('scraper'), [saSubject('prometheus', subjectNamespace)]),
+    ];
+    const carriers = (manifests: any[]) => findingsOf(rule, manifests).map((f) => f.name).sort();
+    expect(carriers(twoWorkloads('team-b'))).toEqual(['agent-b']);
+    expect(carriers(twoWorkloads('monitoring'))).toEqual(['agent-a', 'agent-b']);
+  });
+
   test('Compliance: a role a workload holds (directly, through a group, or aggregated into a role it holds) is its own findings\' business', () => {
     expect(findingsOf(rule, boundCluster([NODE_PROXY]))).toEqual([]);
     expect(findingsOf(rule, [
