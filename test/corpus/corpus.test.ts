@@ -46,7 +46,11 @@ interface ExpectedWorkload {
   podSecurity: { level: string; violations: Record<'v1.28' | 'v1.34', string[]> };
   hostAccess: HostAccess[];
   containers: ExpectedContainer[];
-  rbac: { rights?: { right: string; grantsSecrets?: boolean }[] }[];
+  rbac: {
+    appliesIf?: string;
+    rights?: { right: string; grantsSecrets?: boolean; rule?: { apiGroups: string[]; resources: string[]; verbs: string[] } }[];
+  }[];
+  automountServiceAccountToken?: boolean;
 }
 interface ShippedRole {
   role: string;
@@ -422,6 +426,36 @@ describe('known gaps', () => {
       }
     }
     expect(shipped).toBe(3); // canal-etcd: ClusterRole calico-node, bound to ServiceAccount kube-system/canal, on its three workloads
+  });
+
+  test('a pod that sets automountServiceAccountToken: false is never said to hold an API token or its ServiceAccount\'s rights', async () => {
+    let pods = 0;
+    for (const { name, w, got } of await all()) {
+      if (w.automountServiceAccountToken !== false) continue;
+      pods++;
+      expect(`${name} ${w.name}: ${got.findings.filter((f: any) => f.rule === 'NA-AUTOMOUNT-TOKEN').length}`).toBe(`${name} ${w.name}: 0`);
+      for (const f of got.findings.filter((x: any) => x.rule.startsWith('NA-RBAC-') && x.rule !== 'NA-RBAC-SHIPPED-ROLE')) {
+        expect(f.message).toContain('this workload\'s pods mount no token of it');
+      }
+    }
+    expect(pods).toBe(1); // grafana-kube-prometheus
+  });
+
+  test('the rights of a workload without a namespace, bound where its bindings expect it (appliesIf), are reported conditionally at their severity', async () => {
+    let conditional = 0;
+    for (const { name, w, got } of await all()) {
+      const bindings = w.rbac.filter((b) => b.appliesIf !== undefined);
+      if (bindings.length === 0) continue;
+      conditional++;
+      const ns = bindings[0].appliesIf!.replace(/^namespace /, '');
+      const rbac = got.findings.filter((f: any) => f.rule.startsWith('NA-RBAC-') && f.rule !== 'NA-RBAC-SHIPPED-ROLE');
+      expect(rbac.length).toBeGreaterThan(0);
+      for (const f of rbac) expect(f.message).toContain(`if applied in namespace ${ns}, as the bindings of its ServiceAccount expect,`);
+      const everything = bindings.flatMap((b) => b.rights ?? []).some((r) => r.rule?.verbs.includes('*') && r.rule.resources.includes('*') && r.rule.apiGroups.includes('*'));
+      if (everything) expect(rbac.map((f: any) => `${f.rule} ${f.severity}`)).toContain('NA-RBAC-CLUSTER-ADMIN critical');
+      expect(`${name} ${w.name}: ${got.findings.some((f: any) => f.rule === 'NA-NAMESPACE' && f.message.includes('could not be matched'))}`).toBe(`${name} ${w.name}: false`);
+    }
+    expect(conditional).toBe(1); // metricbeat-kubernetes-module-fixture: kube-state-metrics, * on * if applied in default
   });
 
   test('coverage warns when a DaemonSet that declares no OS lands on a Windows node, and only then', async () => {
