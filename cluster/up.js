@@ -118,9 +118,10 @@ async function main() {
       // the DaemonSet controller, and what the suite needs beside it: default ServiceAccounts in new namespaces,
       // token Secrets, namespace deletion, garbage collection (pods and ControllerRevisions of deleted DaemonSets) and
       // the kube-root-ca.crt ConfigMap in every namespace (the real node's kubelet mounts it into every pod's
-      // service account volume). No node lifecycle controller: the API-only Nodes have no kubelet renewing a lease,
+      // service account volume), and aggregated ClusterRoles filled from the roles they select (admin, edit and view
+      // among them, as on every cluster: the RBAC differential test binds them). No node lifecycle controller: the API-only Nodes have no kubelet renewing a lease,
       // and their taints and conditions are the tests' to set.
-      '--controllers=daemonset-controller,serviceaccount-controller,serviceaccount-token-controller,namespace-controller,garbage-collector-controller,root-ca-certificate-publisher-controller',
+      '--controllers=daemonset-controller,serviceaccount-controller,serviceaccount-token-controller,namespace-controller,garbage-collector-controller,root-ca-certificate-publisher-controller,clusterrole-aggregation-controller',
       '--use-service-account-credentials=true',
       `--service-account-private-key-file=${path.join(PKI, 'sa.key')}`,
       `--root-ca-file=${path.join(PKI, 'ca.crt')}`,

@@ -5,7 +5,7 @@ import { hostAccessOf, podSecurityOf } from './_memo';
 import { Draft, mergeDrafts } from './_merge';
 import { NamespaceResolver, namespaceNameError, ownNamespace, registerResolver } from './_namespace';
 import { describePrivilege } from './_privileges';
-import { workloadAnnotations } from './_workload';
+import { POD_SPEC_PATHS, workloadAnnotations } from './_workload';
 import { Acknowledgement, Acknowledgements } from './acknowledgement';
 import { Finding } from './finding';
 import { ReviewOptions } from './review-options';
@@ -34,17 +34,6 @@ export const API_REJECTED_RULE = ENGINE_RULES[0].id;
 export function alwaysBlocks(rule: string): boolean {
   return rule === ERROR_RULE || ENGINE_RULE_IDS.has(rule);
 }
-
-/** where each workload kind keeps its pod spec. */
-const POD_SPEC_PATHS: { [kind: string]: string[] } = {
-  DaemonSet: ['spec', 'template', 'spec'],
-  Deployment: ['spec', 'template', 'spec'],
-  StatefulSet: ['spec', 'template', 'spec'],
-  ReplicaSet: ['spec', 'template', 'spec'],
-  Job: ['spec', 'template', 'spec'],
-  CronJob: ['spec', 'jobTemplate', 'spec', 'template', 'spec'],
-  Pod: ['spec'],
-};
 
 const ERROR_FIX = 'fix the manifest so that every field has the type Kubernetes expects (the API server would reject it too), then review again';
 

@@ -112,7 +112,8 @@ function clusterAdmin(r: PolicyRule, scope: Scope, ctx: RightContext): RightHit[
   }
   const { severity, note } = podControl(scope, ctx);
   const what = `holds every verb on every resource of ${allGroups ? 'every API group' : 'the core API group'} ${where(scope)} (* on *): ` +
-    `its Secrets, its pods and workloads${allGroups ? ', its Roles and RoleBindings' : ''}${note}`;
+    `its Secrets, its pods and workloads${allGroups ? ', its Roles and RoleBindings' : ''}, and its Services and their endpoints, whose ` +
+    `externalIPs and load-balancer status intercept traffic from every pod of the cluster (CVE-2020-8554)${note}`;
   return [{ rule: RULE_CLUSTER_ADMIN, key: 'all', severity, what, fix, limited: false }];
 }
 

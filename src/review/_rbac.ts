@@ -355,6 +355,43 @@ export function grantsTo(all: any[], saName: string, saNamespace: string, namesp
     });
 }
 
+/** a Role or ClusterRole among the manifests, with what it grants. */
+export interface ShippedRole {
+  readonly kind: 'Role' | 'ClusterRole';
+  readonly name: string;
+  /** a Role's namespace key. */
+  readonly namespace?: string;
+  /** its rules or, with an aggregationRule, those of the ClusterRoles it selects. */
+  readonly rules: SourcedRule[];
+  /** the ClusterRoles (among the manifests or built in) whose aggregationRule selects it: whoever holds them holds its rules. */
+  readonly aggregatedInto: string[];
+}
+
+/**
+ * Every Role and ClusterRole among the manifests (the first of a name), in manifest order.
+ *
+ * @throws when a role's rules or an aggregationRule cannot be read
+ */
+export function shippedRoles(all: any[], namespaceOption?: string): ShippedRole[] {
+  const index = indexOf(all, namespaceOption);
+  const aggregating = [...index.clusterRoles.entries()]
+    .filter(([, e]) => e.manifest.aggregationRule !== undefined && e.manifest.aggregationRule !== null);
+  const out: ShippedRole[] = [];
+  for (const [key, role] of index.roles) {
+    const where = `Role ${nameOf(role)}`;
+    const rules = policyRules(role, where, true).map((rule, i) => ({ rule, role: where, index: i }));
+    out.push({ kind: 'Role', name: nameOf(role), namespace: key.slice(0, key.lastIndexOf('/')), rules, aggregatedInto: [] });
+  }
+  for (const [name, entry] of index.clusterRoles) {
+    if (entry.builtIn) continue;
+    const label = roleLabel(name, false);
+    const aggregatedInto = aggregating.filter(([other]) => other !== name && (clusterRoleRules(index, other).aggregates ?? []).includes(label))
+      .map(([other, e]) => roleLabel(other, e.builtIn));
+    out.push({ kind: 'ClusterRole', name, rules: clusterRoleRules(index, name).rules, aggregatedInto });
+  }
+  return out;
+}
+
 /** the ServiceAccount object among the manifests, if any. */
 export function findServiceAccount(all: any[], saName: string, saNamespace: string, namespaceOption?: string): any | undefined {
   return indexOf(all, namespaceOption).serviceAccounts.get(`${saNamespace}/${saName}`);
@@ -395,6 +432,31 @@ export function allowedVerbs(rule: PolicyRule, group: string, resource: string, 
   });
   if (matched.length === 0) return undefined;
   return limited ? { verbs: matched, names: [...rule.resourceNames] } : { verbs: matched };
+}
+
+/** one request to the API, as the RBAC authorizer sees it (its resource attributes). */
+export interface ResourceRequest {
+  readonly verb: string;
+  /** the API group: "" for the core group. */
+  readonly group: string;
+  /** the resource, with its subresource after a slash: `services` or `services/status`. */
+  readonly resource: string;
+  /** the namespace; undefined for a cluster-scoped resource, or a namespaced one across all namespaces. */
+  readonly namespace?: string;
+  /** the object's name; undefined for a create of a top-level resource, a list or a deletecollection. */
+  readonly name?: string;
+}
+
+/**
+ * Whether one binding's grant allows the request (RBACAuthorizer's visitor over appliesTo and RuleAllows): a RoleBinding
+ * only for requests in its own namespace, a rule only if its API group, resource, verb and resourceNames all match.
+ */
+export function grantAllows(grant: BindingGrant, request: ResourceRequest): boolean {
+  if (grant.bindingKind === 'RoleBinding' && (request.namespace === undefined || request.namespace !== grant.bindingNamespace)) return false;
+  return grant.rules.some(({ rule }) => {
+    const allowed = allowedVerbs(rule, request.group, request.resource, [request.verb]);
+    return allowed !== undefined && (allowed.names === undefined || (request.name !== undefined && allowed.names.includes(request.name)));
+  });
 }
 
 /**

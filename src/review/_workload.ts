@@ -6,6 +6,17 @@ import { WorkloadContext } from './review-rule';
 import { kubeletPath } from '../model/_paths';
 import { isWindowsPod } from '../model/_pod-spec';
 
+/** where each workload kind keeps its pod spec. */
+export const POD_SPEC_PATHS: { readonly [kind: string]: string[] } = {
+  DaemonSet: ['spec', 'template', 'spec'],
+  Deployment: ['spec', 'template', 'spec'],
+  StatefulSet: ['spec', 'template', 'spec'],
+  ReplicaSet: ['spec', 'template', 'spec'],
+  Job: ['spec', 'template', 'spec'],
+  CronJob: ['spec', 'jobTemplate', 'spec', 'template', 'spec'],
+  Pod: ['spec'],
+};
+
 /** which list of a pod spec a container comes from. */
 export type ContainerList = 'initContainers' | 'containers' | 'ephemeralContainers';
 

@@ -5,7 +5,8 @@ import {
   HostAccessReasonRule, HostPathSensitiveRule, HostPathTypeRule, HostPathUnusedRule, HostPathWritableRule,
   ImagePinnedRule, ImageRegistryRule, PodSecurityCheckRule, PriorityClassRule, PrivilegedContainerRule,
   PrivilegeEscalationRule, ProbesRule, RbacAdmissionRule, RbacBroadRule, RbacClusterAdminRule, RbacCsrRule,
-  RbacEscalationRule, RbacExecRule, RbacNodeProxyRule, RbacNodesRule, RbacSecretsRule, RbacTokensRule, RbacTrafficRule, RbacWorkloadsRule,
+  RbacEscalationRule, RbacExecRule, RbacNodeProxyRule, RbacNodesRule, RbacSecretsRule, RbacShippedRoleRule, RbacTokensRule, RbacTrafficRule,
+  RbacWorkloadsRule,
   ReadOnlyRootFilesystemRule, ResourcesRule, RootGroupRule, RunAsNonRootRule, RuntimeSocketRule, SeccompProfileRule,
   UpdateStrategyRule,
 } from './rules';
@@ -25,6 +26,7 @@ const RBAC_RULES: IReviewRule[] = [
   new RbacAdmissionRule(),
   new RbacCsrRule(),
   new RbacBroadRule(),
+  new RbacShippedRoleRule(),
 ];
 const PSS_RULES = PodSecurityCheckRule.allChecks().map((c) => new PodSecurityCheckRule(c));
 const PSS_BASELINE = PSS_RULES.filter((r) => r.level === PodSecurityLevel.BASELINE);

@@ -191,6 +191,22 @@ const CASES: Case[] = [
     server: { message: 'Not found: "log"' },
   },
   {
+    // ValidateStatefulSetSpec validates the template with a volume for each volumeClaimTemplate
+    name: 'a StatefulSet mounting a volume that is neither a pod volume nor a volumeClaimTemplate',
+    valid: (() => {
+      const sts = asKind('StatefulSet', (spec) => { spec.containers[0].volumeMounts.push({ name: 'data', mountPath: '/data' }); });
+      sts.spec.volumeClaimTemplates = [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Mi' } } } }];
+      return sts;
+    })(),
+    invalid: (() => {
+      const sts = asKind('StatefulSet', (spec) => { spec.containers[0].volumeMounts.push({ name: 'data', mountPath: '/data' }); });
+      sts.spec.volumeClaimTemplates = [{ metadata: { name: 'state' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Mi' } } } }];
+      return sts;
+    })(),
+    field: `${TPL}.containers[0].volumeMounts[1].name`,
+    server: { message: 'Not found: "data"' },
+  },
+  {
     name: 'two volumes with one name',
     valid: changed((ds) => { pod(ds).volumes.push({ name: 'journal', hostPath: { path: '/run/log/journal', type: 'Directory' } }); }),
     invalid: changed((ds) => { pod(ds).volumes.push({ name: 'logs', hostPath: { path: '/run/log/journal', type: 'Directory' } }); }),

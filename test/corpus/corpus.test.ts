@@ -46,9 +46,18 @@ interface ExpectedWorkload {
   podSecurity: { level: string; violations: Record<'v1.28' | 'v1.34', string[]> };
   hostAccess: HostAccess[];
   containers: ExpectedContainer[];
-  rbac: { rights?: { right: string; grantsSecrets?: boolean }[] }[];
+  rbac: {
+    appliesIf?: string;
+    rights?: { right: string; grantsSecrets?: boolean; rule?: { apiGroups: string[]; resources: string[]; verbs: string[] } }[];
+  }[];
+  automountServiceAccountToken?: boolean;
 }
-interface Expected { manifest: string; workloads: ExpectedWorkload[] }
+interface ShippedRole {
+  role: string;
+  boundBy?: { binding: string; subjects: string[] }[];
+  rights: { right: string }[];
+}
+interface Expected { manifest: string; workloads: ExpectedWorkload[]; shippedRoles?: ShippedRole[] }
 
 interface Source { name: string; module: string; version: string }
 const SOURCES: Source[] = JSON.parse(fs.readFileSync(path.join(DIR, 'sources.json'), 'utf8')).sources;
@@ -392,7 +401,61 @@ describe('known gaps', () => {
       const reported = got.findings.some((f: any) => f.rule === 'NA-RBAC-TRAFFIC');
       expect(`${name} ${w.kind}/${w.name}: ${reported}`).toBe(`${name} ${w.kind}/${w.name}: ${expectedRights}`);
     }
-    expect(holders).toBe(4); // kube-router, MetalLB's controller, calico-kube-controllers, cilium-operator
+    expect(holders).toBe(5); // kube-router, MetalLB's controller, calico-kube-controllers (calico, canal-etcd), cilium-operator
+  });
+
+  test('roles the file ships that grant a right that matters and that no workload of the file holds (shippedRoles) are reported on every workload by NA-RBAC-SHIPPED-ROLE, and only those', async () => {
+    // the rule that reports each right of the expectations' vocabulary (README.md)
+    const RULE_OF: { [right: string]: string } = { 'serviceaccount-token': 'NA-RBAC-TOKENS', 'nodes-proxy': 'NA-RBAC-NODE-PROXY', 'secrets-read': 'NA-RBAC-SECRETS', 'traffic-redirect': 'NA-RBAC-TRAFFIC' };
+    let shipped = 0;
+    for (const { name, w, got } of await all()) {
+      const roles = expected(name).shippedRoles ?? [];
+      const findings = got.findings.filter((f: any) => f.rule === 'NA-RBAC-SHIPPED-ROLE');
+      const named = findings.map((f: any) => /these manifests ship (Role \S+ in namespace \S+|ClusterRole \S+),/.exec(f.message)?.[1]?.replace(/ in namespace \S+$/, '')).sort();
+      expect(`${name} ${w.kind}/${w.name}: ${named.join(', ')}`).toBe(`${name} ${w.kind}/${w.name}: ${roles.map((r) => r.role).sort().join(', ')}`);
+      for (const r of roles) {
+        shipped++;
+        const f = findings.find((x: any) => x.message.includes(`ship ${r.role}`));
+        for (const right of r.rights) expect(f.message).toContain(`[${RULE_OF[right.right]}]`);
+        for (const b of r.boundBy ?? []) expect(f.message).toContain(`${b.binding} to ${b.subjects.join(', ')}`);
+        // what the file binds to another subject is not the workload's: its own RBAC findings do not report it
+        for (const right of r.rights) {
+          const own = w.rbac.flatMap((x) => x.rights ?? []).some((x) => x.right === right.right);
+          expect(got.findings.some((x: any) => x.rule === RULE_OF[right.right])).toBe(own);
+        }
+      }
+    }
+    expect(shipped).toBe(3); // canal-etcd: ClusterRole calico-node, bound to ServiceAccount kube-system/canal, on its three workloads
+  });
+
+  test('a pod that sets automountServiceAccountToken: false is never said to hold an API token or its ServiceAccount\'s rights', async () => {
+    let pods = 0;
+    for (const { name, w, got } of await all()) {
+      if (w.automountServiceAccountToken !== false) continue;
+      pods++;
+      expect(`${name} ${w.name}: ${got.findings.filter((f: any) => f.rule === 'NA-AUTOMOUNT-TOKEN').length}`).toBe(`${name} ${w.name}: 0`);
+      for (const f of got.findings.filter((x: any) => x.rule.startsWith('NA-RBAC-') && x.rule !== 'NA-RBAC-SHIPPED-ROLE')) {
+        expect(f.message).toContain('this workload\'s pods mount no token of it');
+      }
+    }
+    expect(pods).toBe(1); // grafana-kube-prometheus
+  });
+
+  test('the rights of a workload without a namespace, bound where its bindings expect it (appliesIf), are reported conditionally at their severity', async () => {
+    let conditional = 0;
+    for (const { name, w, got } of await all()) {
+      const bindings = w.rbac.filter((b) => b.appliesIf !== undefined);
+      if (bindings.length === 0) continue;
+      conditional++;
+      const ns = bindings[0].appliesIf!.replace(/^namespace /, '');
+      const rbac = got.findings.filter((f: any) => f.rule.startsWith('NA-RBAC-') && f.rule !== 'NA-RBAC-SHIPPED-ROLE');
+      expect(rbac.length).toBeGreaterThan(0);
+      for (const f of rbac) expect(f.message).toContain(`if applied in namespace ${ns}, as the bindings of its ServiceAccount expect,`);
+      const everything = bindings.flatMap((b) => b.rights ?? []).some((r) => r.rule?.verbs.includes('*') && r.rule.resources.includes('*') && r.rule.apiGroups.includes('*'));
+      if (everything) expect(rbac.map((f: any) => `${f.rule} ${f.severity}`)).toContain('NA-RBAC-CLUSTER-ADMIN critical');
+      expect(`${name} ${w.name}: ${got.findings.some((f: any) => f.rule === 'NA-NAMESPACE' && f.message.includes('could not be matched'))}`).toBe(`${name} ${w.name}: false`);
+    }
+    expect(conditional).toBe(1); // metricbeat-kubernetes-module-fixture: kube-state-metrics, * on * if applied in default
   });
 
   test('coverage warns when a DaemonSet that declares no OS lands on a Windows node, and only then', async () => {

@@ -37,12 +37,19 @@ describe('aggregated ClusterRoles', () => {
       labelled('b', { tier: 'agent', team: 'storage' }, [{ apiGroups: [''], resources: ['pods/exec'], verbs: ['create'] }]),
       labelled('c', { tier: 'agent', legacy: 'yes' }, [{ apiGroups: [''], resources: ['serviceaccounts/token'], verbs: ['create'] }]),
     ];
-    const rulesFor = (expressions: any[]) => rbacFindings(bound(aggregated([{ matchExpressions: expressions }],
-      [{ apiGroups: [''], resources: ['nodes/proxy'], verbs: ['get'] }]), ...parts)).map((f) => f.rule).sort();
+    const findingsFor = (expressions: any[]) => rbacFindings(bound(aggregated([{ matchExpressions: expressions }],
+      [{ apiGroups: [''], resources: ['nodes/proxy'], verbs: ['get'] }]), ...parts));
+    const rulesFor = (expressions: any[]) => findingsFor(expressions).map((f) => f.rule).filter((r) => r !== 'NA-RBAC-SHIPPED-ROLE').sort();
+    // the parts the selector leaves out are roles the manifests ship that the workload does not hold
+    const leftOut = (expressions: any[]) => findingsFor(expressions).filter((f) => f.rule === 'NA-RBAC-SHIPPED-ROLE')
+      .map((f) => /ship ClusterRole (\S+),/.exec(f.message)?.[1]).sort();
     expect(rulesFor([{ key: 'team', operator: 'In', values: ['net'] }])).toEqual(['NA-RBAC-SECRETS']);
+    expect(leftOut([{ key: 'team', operator: 'In', values: ['net'] }])).toEqual(['b', 'c']);
     expect(rulesFor([{ key: 'tier', operator: 'Exists' }, { key: 'team', operator: 'NotIn', values: ['net'] }])).toEqual(['NA-RBAC-EXEC', 'NA-RBAC-TOKENS']);
+    expect(leftOut([{ key: 'tier', operator: 'Exists' }, { key: 'team', operator: 'NotIn', values: ['net'] }])).toEqual(['a']);
     expect(rulesFor([{ key: 'tier', operator: 'In', values: ['agent'] }, { key: 'legacy', operator: 'DoesNotExist' }])).toEqual(['NA-RBAC-EXEC', 'NA-RBAC-SECRETS']);
     expect(rulesFor([{ key: 'tier', operator: 'In', values: ['other'] }])).toEqual([]);
+    expect(leftOut([{ key: 'tier', operator: 'In', values: ['other'] }])).toEqual(['a', 'b', 'c']);
   });
 
   test('an empty selector matches every ClusterRole, the built-in cluster-admin included', () => {
@@ -70,7 +77,7 @@ describe('aggregated ClusterRoles', () => {
       labelled('x', { tier: 'x' }, [READ_SECRETS])));
     expect(findings).toHaveLength(1);
     expect(findings[0].severity).toBe(Severity.CRITICAL);
-    expect(findings[0].message).toMatch(/^DaemonSet observability\/node-agent: rules NA-RBAC-CLUSTER-ADMIN, NA-RBAC-SECRETS, .*, NA-RBAC-BROAD could not evaluate it: /);
+    expect(findings[0].message).toMatch(/^DaemonSet observability\/node-agent: rules NA-RBAC-CLUSTER-ADMIN, NA-RBAC-SECRETS, .*, NA-RBAC-BROAD, NA-RBAC-SHIPPED-ROLE could not evaluate it: /);
     expect(findings[0].message).toContain('ClusterRole agent-aggregate: aggregationRule.clusterRoleSelectors[0].matchExpressions[0].operator must be one of ' +
       'In, NotIn, Exists, DoesNotExist, got "Equals" (the API server rejects this role)');
   });

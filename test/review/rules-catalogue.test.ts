@@ -30,7 +30,7 @@ describe('RulesCatalogue', () => {
       for (const rule of pack.rules) expect(md).toContain(`| [${rule.id}](#${rule.id.toLowerCase()}) |`);
     }
     const rules = [...new Map(ReviewPack.all().flatMap((p) => p.rules).map((r) => [r.id, r])).values()];
-    expect(rules).toHaveLength(37 + 19 - 1);
+    expect(rules).toHaveLength(38 + 19 - 1);
     for (const rule of rules) {
       expect(md.split(`\n### ${rule.id}\n`)).toHaveLength(2);
       expect(md).toContain(rule.explanation);

@@ -254,6 +254,31 @@ describe('SecurityReview.review: values of a type the API server cannot decode',
   });
 });
 
+describe('SecurityReview.review: the API server\'s StatefulSet validation', () => {
+  // Metricbeat 7.17's kubernetes module test environment (corpus: metricbeat-kubernetes-module-fixture) mounts its
+  // volumeClaimTemplate "mnt": the API server validates the template with a volume per claim template
+  const statefulSet = (claim: string, volumes: any[] = []) => {
+    const sts = workload(goodPodSpec({ containers: [goodContainer({ volumeMounts: [{ name: 'mnt', mountPath: '/mnt' }] })], volumes }), { kind: 'StatefulSet' });
+    sts.spec.serviceName = 'node-agent';
+    sts.spec.volumeClaimTemplates = [{ metadata: { name: claim }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Mi' } } } }];
+    return sts;
+  };
+  const rejected = (manifest: any) => allFindings([manifest]).filter((f) => f.rule === 'NA-API-REJECTED').map((f) => `${f.field}: ${f.message}`);
+
+  test('a mount of a volumeClaimTemplate is a mount of a volume the pod has', () => {
+    expect(rejected(statefulSet('mnt'))).toEqual([]);
+  });
+
+  test('a mount of neither a pod volume nor a claim template is still rejected; a claim template replaces a pod volume of its name', () => {
+    expect(rejected(statefulSet('data'))).toEqual([
+      'spec.template.spec.containers[0].volumeMounts[0].name: StatefulSet observability/node-agent, container "agent": mounts volume "mnt", which the pod does ' +
+        'not have; the API server rejects this (spec.template.spec.containers[0].volumeMounts[0].name)',
+    ]);
+    // a hostPath volume with '..' that a claim template of the same name replaces is not validated by the server
+    expect(rejected(statefulSet('mnt', [{ name: 'mnt', hostPath: { path: '/var/../etc' } }]))).toEqual([]);
+  });
+});
+
 describe('SecurityReview.review: rule failures never pass silently', () => {
   test('an exception becomes a finding of the rule, at least high; the other rules still run', () => {
     const low = new ThrowingRule(Severity.LOW, () => { throw new Error('cannot read spec.volumes\nsecond line'); });

@@ -7,6 +7,26 @@ import { IReviewRule, RuleViolation, WorkloadContext } from '../review-rule';
 import { Severity } from '../severity';
 
 /**
+ * The pod spec as the API server validates it: a StatefulSet's pods also have a volume for each of its
+ * volumeClaimTemplates, which replaces a pod volume of the same name (ValidateStatefulSetSpec, volumesToAddForTemplates,
+ * k8s.io/kubernetes pkg/apis/apps/validation), so that mounting a claim template is no mount of a missing volume. The
+ * pod's own volumes keep their places, so that the findings' field paths stay the manifest's.
+ */
+function validatedPodSpec(workload: WorkloadContext): any {
+  const claims = workload.kind === 'StatefulSet' ? workload.manifest.spec?.volumeClaimTemplates : undefined;
+  if (!Array.isArray(claims) || claims.length === 0 || workload.podSpec === null || typeof workload.podSpec !== 'object') return workload.podSpec;
+  const claimVolumes = new Map<string, any>();
+  for (const c of claims) {
+    const name = c?.metadata?.name;
+    if (typeof name === 'string') claimVolumes.set(name, { name, persistentVolumeClaim: { claimName: name } });
+  }
+  const volumes: any[] = Array.isArray(workload.podSpec.volumes) ? workload.podSpec.volumes : [];
+  const own = volumes.map((v) => (typeof v?.name === 'string' && claimVolumes.has(v.name) ? claimVolumes.get(v.name) : v));
+  const added = [...claimVolumes.values()].filter((c) => !volumes.some((v) => v?.name === c.name));
+  return { ...workload.podSpec, volumes: [...own, ...added] };
+}
+
+/**
  * `NA-API-REJECTED`: the pod spec breaks none of the API server's host-access rules that `PodSpecValidation` checks
  * (host port conflicts, hostPort on the host network, Bidirectional propagation outside privileged containers,
  * allowPrivilegeEscalation: false beside privileged or CAP_SYS_ADMIN, Windows HostProcess pods that mix containers or
@@ -28,7 +48,8 @@ export class ApiRejectedRule implements IReviewRule {
     'are not all HostProcess containers or that lacks hostNetwork, Linux settings (runAsUser, seccomp, capabilities, ' +
     'allowPrivilegeEscalation, readOnlyRootFilesystem...) on a pod that sets spec.os.name: windows, a Lt/Gt toleration whose value is ' +
     'not a decimal integer; a container or volume name that is not an RFC 1123 label, two containers with one name, a port outside ' +
-    '1 to 65535, a protocol other than TCP, UDP or SCTP (in capitals), a volumeMount of a volume the pod does not have, ".." in a host ' +
+    '1 to 65535, a protocol other than TCP, UDP or SCTP (in capitals), a volumeMount of a volume the pod does not have (a ' +
+    'StatefulSet\'s volumeClaimTemplates are volumes of its pods), ".." in a host ' +
     'path, a toleration with operator Exists and a value, an unknown toleration operator or effect, a DaemonSet whose pods do not restart ' +
     'Always, a Job whose pods do not set OnFailure or Never, an object name its kind does not allow; an apps/v1 DaemonSet, Deployment, ReplicaSet or StatefulSet whose spec.selector is missing, invalid, ' +
     'empty or does not match its pod template\'s labels; and workloads written in an API version no API server serves any more ' +
@@ -48,7 +69,7 @@ export class ApiRejectedRule implements IReviewRule {
     }];
     const selector: RuleViolation[] = [...workloadApiViolations(workload.manifest), ...selectorViolations(workload.manifest)]
       .map((v) => ({ ...v, message: `${v.message}; the API server rejects this` }));
-    return [...api, ...selector, ...PodSpecValidation.check(workload.podSpec).map((v) => ({
+    return [...api, ...selector, ...PodSpecValidation.check(validatedPodSpec(workload)).map((v) => ({
       message: `${v.message}; the API server rejects this`,
       container: v.container,
       field: podField(workload, v.field),

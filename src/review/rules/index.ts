@@ -27,6 +27,7 @@ export * from './rbac-exec';
 export * from './rbac-node-proxy';
 export * from './rbac-nodes';
 export * from './rbac-secrets';
+export * from './rbac-shipped-role';
 export * from './rbac-tokens';
 export * from './rbac-traffic';
 export * from './rbac-workloads';

@@ -38,7 +38,8 @@ describe('NA-RBAC-CLUSTER-ADMIN: no role that grants everything is bound', () =>
     const open = findingsOf(rule, inNs());
     expect(open.map((f) => [f.severity, f.message])).toEqual([[Severity.CRITICAL, expect.stringContaining(
       'holds every verb on every resource of every API group in namespace tenant (* on *): its Secrets, its pods and workloads, its Roles and ' +
-      'RoleBindings: RoleBinding admin-here in namespace tenant binds it to built-in ClusterRole cluster-admin')]]);
+      'RoleBindings, and its Services and their endpoints, whose externalIPs and load-balancer status intercept traffic from every pod of ' +
+      'the cluster (CVE-2020-8554): RoleBinding admin-here in namespace tenant binds it to built-in ClusterRole cluster-admin')]]);
     const restricted = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'tenant', labels: { 'pod-security.kubernetes.io/enforce': 'baseline' } } };
     const enforced = findingsOf(rule, inNs([restricted]));
     expect(enforced.map((f) => f.severity)).toEqual([Severity.HIGH]);
