@@ -13,6 +13,7 @@ if (!fs.existsSync(path.join(root, 'lib', 'index.js'))) {
   console.error('lib/index.js is missing: compile the library first (npx projen compile)');
   process.exit(1);
 }
+let created = false;
 try {
   const stat = fs.lstatSync(link);
   if (!stat.isSymbolicLink()) {
@@ -21,7 +22,13 @@ try {
   }
 } catch {
   fs.symlinkSync('..', link, 'dir');
+  created = true;
 }
+// the link makes node_modules contain the checkout, node_modules included: tools that walk node_modules (jsii-docgen
+// in the build) can then fail with ELOOP, so the link this run created goes when it ends, whatever happens.
+process.on('exit', () => {
+  if (created) fs.rmSync(link, { force: true });
+});
 
 const only = process.argv.slice(2);
 const examples = fs.readdirSync(path.join(root, 'examples'))
