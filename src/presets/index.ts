@@ -5,3 +5,5 @@ export * from './cni-flavor';
 export * from './cni-plugin';
 export * from './csi-node-plugin';
 export * from './security-agent';
+export * from './fluentd';
+export * from './datadog-agent';
