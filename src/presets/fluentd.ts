@@ -97,9 +97,6 @@ export class FluentdOutput {
       `  host ${host}`,
       `  port ${port}`,
       '</server>',
-      '<buffer>',
-      '  flush_interval 5s',
-      '</buffer>',
     ], {});
   }
 
@@ -147,6 +144,7 @@ export class FluentdOutput {
       'include_tag_key true',
       'logstash_format true',
       'logstash_prefix logstash',
+      'type_name fluentd',
       'reconnect_on_error true',
       'reload_on_failure true',
       'reload_connections false',

@@ -120,6 +120,8 @@ describe('Fluentd outputs', () => {
     const m = synth({ output: FluentdOutput.forward('fluentd-aggregator.logging.svc') });
     expect(container(m).image).toEqual(Fluentd.FORWARD_IMAGE);
     expect(config(m)).toContain('  @type forward\n  <server>\n    host fluentd-aggregator.logging.svc\n    port 24224\n  </server>');
+    // the image's forward output sets no buffer of its own (FLUENT_FORWARD_FLUSH_INTERVAL unset: the plugin's default)
+    expect(config(m)).not.toContain('<buffer>');
   });
 
   test.each([
