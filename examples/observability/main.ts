@@ -3,12 +3,14 @@
 // (Falco, least-privileged modern eBPF). Each agent gets its own namespace, labelled for Pod Security
 // admission, so that the privileges one needs are not granted to the others' namespaces. The node monitor and the log
 // collector are scraped by a Prometheus operator (its CRDs installed in the cluster): a ServiceMonitor each, and for the
-// log collector a NetworkPolicy admitting only Prometheus, from the monitoring namespace, to its metrics port.
+// log collector a NetworkPolicy admitting only Prometheus, from the monitoring namespace, to its metrics port. A team on
+// Datadog runs its node agent beside them, the API key read from the Secret datadog-secret (created out of band, never in
+// the manifests).
 import { App, Chart } from 'cdk8s';
-import { LogCollector, LogOutput, MetricsMonitor, NodeMonitor, SecurityAgent, SecurityCheck } from 'cdk8s-node-agents';
+import { DatadogAgent, EnvValue, LogCollector, LogOutput, MetricsMonitor, NodeMonitor, SecurityAgent, SecurityCheck } from 'cdk8s-node-agents';
 import { Construct } from 'constructs';
 
-/** the three observability agents, one namespace each. */
+/** the observability agents, one namespace each. */
 export class ObservabilityChart extends Chart {
   /** the log collector. */
   public readonly logs: LogCollector;
@@ -16,6 +18,8 @@ export class ObservabilityChart extends Chart {
   public readonly metrics: NodeMonitor;
   /** the security agent. */
   public readonly security: SecurityAgent;
+  /** the Datadog node agent. */
+  public readonly datadog: DatadogAgent;
 
   constructor(scope: Construct, id: string) {
     super(scope, id);
@@ -37,6 +41,12 @@ export class ObservabilityChart extends Chart {
       },
     }));
     this.security = new SecurityAgent(this, 'falco', { namespace: 'falco' });
+    this.datadog = new DatadogAgent(this, 'datadog-agent', {
+      namespace: 'datadog',
+      apiKey: EnvValue.fromSecretKey('datadog-secret', 'api-key'),
+      site: 'datadoghq.eu',
+      clusterName: 'production',
+    });
   }
 }
 

@@ -173,7 +173,7 @@ export class AgentContainer {
   /** adds an environment variable read from a Secret or ConfigMap key. */
   public addEnvValueFrom(name: string, value: EnvValue): void {
     const field = this.checkEnvName('envValueFrom', name);
-    if (!(value instanceof EnvValue)) fail(this.scope, `${field} must be created with EnvValue.fromSecretKey() or fromConfigMapKey(), got ${show(value)}`);
+    if (!(value instanceof EnvValue)) fail(this.scope, `${field} must be created with EnvValue.fromSecretKey(), fromConfigMapKey() or fromPodField(), got ${show(value)}`);
     this.envValueFrom.set(name, value);
   }
 

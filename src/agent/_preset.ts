@@ -1,3 +1,5 @@
+import { show } from './_validate';
+
 /**
  * Internal: how the presets combine their defaults with the user's props. Not exported from the package.
  *
@@ -193,6 +195,25 @@ export function acknowledgeDefaults(
     if (a.pod) agent.acknowledge(a.rule, a.reason);
     else agent.acknowledge(a.rule, a.reason, a.container === undefined || a.container === MAIN_CONTAINER ? main : a.container);
   }
+}
+
+/** refuses a port that is no TCP or UDP port number, naming the factory that was given it. */
+export function checkPortNumber(field: string, port: number): void {
+  if (typeof port !== 'number' || !Number.isInteger(port) || port < 1 || port > 65535) {
+    throw new Error(`${field}: port must be a whole number from 1 to 65535, got ${show(port)}`);
+  }
+}
+
+/**
+ * The `configFiles` a user sets replace a preset's rendered configuration: refused unless they hold the file the agent
+ * is started with (`runsWith` says how, `start` where to start one from).
+ */
+export function requireConfigFile(fail: (message: string) => never, configFiles: { [file: string]: string } | undefined,
+  rendered: { file: string; runsWith: string; start: string }): void {
+  if (configFiles === undefined || Object.prototype.hasOwnProperty.call(configFiles, rendered.file)) return;
+  fail(`configFiles: ${rendered.runsWith}, which your configFiles do not hold ` +
+    `(${Object.keys(configFiles).map((f) => JSON.stringify(f)).join(', ') || 'none'}): the files you set replace the rendered configuration, so give ` +
+    `${rendered.file}, e.g. starting from ${rendered.start}`);
 }
 
 /** throws an error prefixed with the path the preset's construct will have (it does not exist yet while its props resolve). */

@@ -65,7 +65,7 @@ export const CONTAINER_SETTINGS: Fields = {
   command: strings('a list of strings', "['/bin/agent', '--config=/etc/agent.yaml']"),
   args: strings('a list of strings', "['--verbose']"),
   env: stringMap('a map of variable names to values', "{ LOG_LEVEL: 'info' }"),
-  envValueFrom: map(instance((v) => v instanceof EnvValue, 'created with EnvValue.fromSecretKey() or fromConfigMapKey()'),
+  envValueFrom: map(instance((v) => v instanceof EnvValue, 'created with EnvValue.fromSecretKey(), fromConfigMapKey() or fromPodField()'),
     'a map of variable names to values from keys', "{ LOKI_PASSWORD: EnvValue.fromSecretKey('loki', 'password') }"),
   envFrom: list(instance((v) => v instanceof EnvSource, 'created with EnvSource.fromSecret() or fromConfigMap()'),
     'a list of env sources', "[EnvSource.fromSecret('datadog-secret')]"),

@@ -15,12 +15,23 @@ export interface EnvKeyOptions {
 }
 
 /**
- * The value of an environment variable read from a Secret or ConfigMap key when the container starts
- * (`valueFrom`), so that the manifest carries the reference, never the value: the right way to give an
- * agent a credential (an API key, a password) as an environment variable.
+ * the pod fields the API server lets an environment variable read (`valueFrom.fieldRef`), but the label and
+ * annotation subscripts. `NODE_NAME`, `POD_NAME` and `POD_NAMESPACE` are set on every container already.
+ */
+const POD_FIELDS = [
+  'metadata.name', 'metadata.namespace', 'metadata.uid', 'spec.nodeName', 'spec.serviceAccountName',
+  'status.hostIP', 'status.hostIPs', 'status.podIP', 'status.podIPs',
+];
+
+/**
+ * The value of an environment variable read when the container starts (`valueFrom`): from a Secret or
+ * ConfigMap key, so that the manifest carries the reference, never the value (the right way to give an
+ * agent a credential, an API key or a password, as an environment variable), or from a field of the pod
+ * (the node's IP address, for an agent that calls its kubelet).
  *
  * @example
  * EnvValue.fromSecretKey('loki-credentials', 'password');
+ * EnvValue.fromPodField('status.hostIP');
  */
 export class EnvValue {
   /**
@@ -43,6 +54,21 @@ export class EnvValue {
     return EnvValue.of('configMapKeyRef', 'EnvValue.fromConfigMapKey', configMapName, key, options);
   }
 
+  /**
+   * A field of the pod, through the downward API (`valueFrom.fieldRef`): one of `metadata.name`,
+   * `metadata.namespace`, `metadata.uid`, `spec.nodeName`, `spec.serviceAccountName`, `status.hostIP`,
+   * `status.hostIPs`, `status.podIP`, `status.podIPs`.
+   *
+   * @param fieldPath e.g. `status.hostIP`, the node's address (an agent calling its node's kubelet)
+   */
+  public static fromPodField(fieldPath: string): EnvValue {
+    if (typeof fieldPath !== 'string' || !POD_FIELDS.includes(fieldPath)) {
+      throw new Error(`EnvValue.fromPodField(${show(fieldPath)}): the field must be one the API server lets an environment variable read: ` +
+        `${POD_FIELDS.join(', ')}`);
+    }
+    return new EnvValue('field', fieldPath, '', undefined);
+  }
+
   private static of(ref: 'secretKeyRef' | 'configMapKeyRef', factory: string, name: string, key: string, options: EnvKeyOptions): EnvValue {
     const where = `${factory}(${show(name)}, ${show(key)})`;
     checkDnsSubdomain(undefined, `${where}: the name`, name);
@@ -51,11 +77,11 @@ export class EnvValue {
     return new EnvValue(ref === 'secretKeyRef' ? 'secret' : 'configMap', name, key, o.optional);
   }
 
-  /** where the value is: `secret` or `configMap`. */
+  /** where the value is: `secret`, `configMap` or `field` (a field of the pod). */
   public readonly kind: string;
-  /** the Secret's or ConfigMap's name. */
+  /** the Secret's or ConfigMap's name; the field path of a pod field. */
   public readonly name: string;
-  /** the key. */
+  /** the key (empty for a pod field). */
   public readonly key: string;
   /** whether the key may be missing. */
   public readonly optional?: boolean;
@@ -72,6 +98,7 @@ export class EnvValue {
    * @internal
    */
   public _toJson(): { [key: string]: unknown } {
+    if (this.kind === 'field') return { fieldRef: { fieldPath: this.name } };
     const ref = { name: this.name, key: this.key, optional: this.optional };
     return this.kind === 'secret' ? { secretKeyRef: ref } : { configMapKeyRef: ref };
   }

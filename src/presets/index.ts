@@ -6,3 +6,5 @@ export * from './cni-plugin';
 export * from './csi-driver-options';
 export * from './csi-node-plugin';
 export * from './security-agent';
+export * from './fluentd';
+export * from './datadog-agent';

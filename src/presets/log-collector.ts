@@ -3,7 +3,7 @@ import { Construct } from 'constructs';
 import { AgentProbe, HostMount, NodeAgent, NodeAgentProps, NodeAgentSettings, Toleration } from '../agent';
 import { declareMetricsEndpoint } from '../agent/_metrics';
 import { kplus } from '../agent/_plus';
-import { presetFail, withPresetDefaults, withoutKeys } from '../agent/_preset';
+import { checkPortNumber, presetFail, requireConfigFile, withPresetDefaults, withoutKeys } from '../agent/_preset';
 import { checkPresetProps, instance, presetProps, Shape } from '../agent/_props-schema';
 import { show } from '../agent/_validate';
 
@@ -43,7 +43,7 @@ export class LogOutput {
     if (typeof host !== 'string' || host.trim() === '' || /\s/.test(host)) {
       throw new Error(`LogOutput.forward: host ${typeof host === 'string' ? `"${host}"` : show(host)} is not a host name: give the aggregator's address, e.g. "fluentd.logging.svc"`);
     }
-    checkPort('LogOutput.forward', port);
+    checkPortNumber('LogOutput.forward', port);
     return new LogOutput({ name: 'forward', match: '*', host, port: String(port) });
   }
 
@@ -244,11 +244,9 @@ export class LogCollector extends NodeAgent {
     const name = props.name ?? id;
     const namespace = props.namespace ?? Chart.of(scope).namespace ?? name;
     const configMountPath = props.configMountPath ?? '/fluent-bit/etc/conf';
-    if (props.configFiles !== undefined && !Object.prototype.hasOwnProperty.call(props.configFiles, 'fluent-bit.yaml')) {
-      presetFail(scope, id, `configFiles: Fluent Bit runs with --config=${configMountPath}/fluent-bit.yaml, which your configFiles do not hold ` +
-        `(${Object.keys(props.configFiles).map((f) => JSON.stringify(f)).join(', ') || 'none'}): the files you set replace the rendered configuration, so give ` +
-        'fluent-bit.yaml, e.g. starting from LogCollector.renderConfig(output)');
-    }
+    requireConfigFile((m) => presetFail(scope, id, m), props.configFiles, {
+      file: 'fluent-bit.yaml', runsWith: `Fluent Bit runs with --config=${configMountPath}/fluent-bit.yaml`, start: 'LogCollector.renderConfig(output)',
+    });
     const essentials = {
       args: {
         items: [`--config=${configMountPath}/fluent-bit.yaml`],
@@ -300,9 +298,3 @@ export class LogCollector extends NodeAgent {
 
 const OUTPUT: Shape = instance((v) => v instanceof LogOutput, 'created with LogOutput.stdout(), forward(), loki() or custom()');
 const LOG_COLLECTOR_PROPS: Shape = presetProps('LogCollectorProps', { output: OUTPUT });
-
-function checkPort(field: string, port: number): void {
-  if (typeof port !== 'number' || !Number.isInteger(port) || port < 1 || port > 65535) {
-    throw new Error(`${field}: port must be a whole number from 1 to 65535, got ${show(port)}`);
-  }
-}

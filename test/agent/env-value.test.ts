@@ -42,7 +42,16 @@ describe('EnvValue: env from Secret and ConfigMap keys', () => {
     expect(() => synth({ envValueFrom: { NODE_NAME: EnvValue.fromSecretKey('s', 'k') } }))
       .toThrow(/envValueFrom\.NODE_NAME: NODE_NAME is set by the agent from the downward API/);
     expect(() => synth({ envValueFrom: { '1X': EnvValue.fromSecretKey('s', 'k') } })).toThrow(/envValueFrom\.1X: "1X" is not a valid environment variable name/);
-    expect(() => synth({ envValueFrom: { X: 's' as any } })).toThrow(/envValueFrom\.X must be created with EnvValue\.fromSecretKey\(\) or fromConfigMapKey\(\), got "s"/);
+    expect(() => synth({ envValueFrom: { X: 's' as any } })).toThrow(/envValueFrom\.X must be created with EnvValue\.fromSecretKey\(\), fromConfigMapKey\(\) or fromPodField\(\), got "s"/);
+  });
+
+  test('a pod field is a fieldRef; a field the API server does not let env read is refused, listing those it does', () => {
+    const { container } = synth({ envValueFrom: { HOST_IP: EnvValue.fromPodField('status.hostIP') } });
+    expect(container.env).toContainEqual({ name: 'HOST_IP', valueFrom: { fieldRef: { fieldPath: 'status.hostIP' } } });
+    expect(() => EnvValue.fromPodField('spec.hostIP')).toThrow(
+      'EnvValue.fromPodField("spec.hostIP"): the field must be one the API server lets an environment variable read: metadata.name, metadata.namespace, ' +
+      'metadata.uid, spec.nodeName, spec.serviceAccountName, status.hostIP, status.hostIPs, status.podIP, status.podIPs');
+    expect(() => EnvValue.fromPodField(3 as any)).toThrow(/EnvValue\.fromPodField\(3\)/);
   });
 
   test.each([

@@ -5,20 +5,13 @@
 // restricted-level violations the library computes.
 import { appArmorAnnotationWarnings, applyAll, resetCluster } from './cluster';
 import { Kube, exampleOutputs, readManifests, rel } from './kube';
-import { installPrometheusCrds, removePrometheusCrds } from './prometheus-crds';
+import { withPrometheusCrds } from './prometheus-crds';
 import { PodSecurity, PodSecurityLevel } from '../../src';
 
 const kube = Kube.fromKubeconfig();
 
 // the observability example's ServiceMonitors need the Prometheus operator's CRDs (of the pinned release)
-beforeAll(async () => {
-  await resetCluster(kube);
-  await installPrometheusCrds(kube);
-}, 180_000);
-afterAll(async () => {
-  await resetCluster(kube);
-  await removePrometheusCrds(kube);
-}, 180_000);
+withPrometheusCrds(kube);
 
 describe.each(exampleOutputs().map((f) => [rel(f), f]))('%s', (_name, file) => {
   const objects = readManifests(file);

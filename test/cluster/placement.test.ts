@@ -7,7 +7,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { applyAll, createNodes, expectSettled, inventoryNodes, inventoryWithRealNode, resetCluster } from './cluster';
 import { Kube, ROOT, exampleDaemonSetOutputs, readManifests, rel } from './kube';
-import { installPrometheusCrds, removePrometheusCrds } from './prometheus-crds';
+import { withPrometheusCrds } from './prometheus-crds';
 import { runCli } from '../cli/run-cli';
 
 const kube = Kube.fromKubeconfig();
@@ -16,12 +16,8 @@ const inventoryFile = (name: string) => path.join(ROOT, 'examples', 'kind-cluste
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cluster-placement-'));
 
 // the observability example's ServiceMonitors need the Prometheus operator's CRDs
-beforeAll(() => installPrometheusCrds(kube), 180_000);
-afterAll(async () => {
-  await resetCluster(kube);
-  await removePrometheusCrds(kube);
-  fs.rmSync(tmp, { recursive: true, force: true });
-}, 180_000);
+withPrometheusCrds(kube);
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 describe.each(INVENTORIES)('Nodes of examples/kind-cluster/nodes/%s.yaml', (inventory) => {
   const file = inventoryFile(inventory);

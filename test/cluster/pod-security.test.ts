@@ -4,20 +4,13 @@
 // the library computes. The computed level is then the strictest level the server admits: exact, not merely safe.
 import { appArmorAnnotationWarnings, applyAll, dryRunPod, enforcingNamespace, podFromTemplate, psaRefusal, resetCluster, stricter } from './cluster';
 import { Kube, exampleDaemonSetOutputs, readManifests, rel } from './kube';
-import { installPrometheusCrds, removePrometheusCrds } from './prometheus-crds';
+import { withPrometheusCrds } from './prometheus-crds';
 import { PodSecurity, PodSecurityLevel } from '../../src';
 
 const kube = Kube.fromKubeconfig();
 
 // the observability example's ServiceMonitors need the Prometheus operator's CRDs
-beforeAll(async () => {
-  await resetCluster(kube);
-  await installPrometheusCrds(kube);
-}, 180_000);
-afterAll(async () => {
-  await resetCluster(kube);
-  await removePrometheusCrds(kube);
-}, 180_000);
+withPrometheusCrds(kube);
 
 describe.each(exampleDaemonSetOutputs().map((f) => [rel(f), f]))('%s', (_name, file) => {
   const objects = readManifests(file);

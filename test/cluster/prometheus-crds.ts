@@ -4,6 +4,7 @@
 // example outputs, the metrics objects) installs them in its beforeAll and removes them in its afterAll, which the
 // suite's --runInBand keeps apart.
 import * as fs from 'fs';
+import { resetCluster } from './cluster';
 import { Kube, eventually, ok, readManifests } from './kube';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -51,4 +52,19 @@ export async function removePrometheusCrds(kube: Kube): Promise<void> {
     for (const name of names) if ((await kube.request('GET', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${name}`)).status !== 404) left.push(name);
     return left.length === 0 ? true : undefined;
   }, { timeoutMs: 60_000 });
+}
+
+/**
+ * registers the hooks of a test file whose manifests hold custom resources of the operator: the cluster reset and the
+ * CRDs installed before its tests, the cluster reset and the CRDs removed after them (a reset leaves CRDs in place).
+ */
+export function withPrometheusCrds(kube: Kube): void {
+  beforeAll(async () => {
+    await resetCluster(kube);
+    await installPrometheusCrds(kube);
+  }, 180_000);
+  afterAll(async () => {
+    await resetCluster(kube);
+    await removePrometheusCrds(kube);
+  }, 180_000);
 }

@@ -20,9 +20,9 @@ const all = manifests();
 const daemonSets = all.filter((m) => m.kind === 'DaemonSet');
 
 test('one DaemonSet per agent, each in its own Pod Security-labelled namespace', () => {
-  expect(daemonSets.map((d) => `${d.metadata.namespace}/${d.metadata.name}`)).toEqual(['logging/fluent-bit', 'monitoring/node-exporter', 'falco/falco']);
+  expect(daemonSets.map((d) => `${d.metadata.namespace}/${d.metadata.name}`)).toEqual(['logging/fluent-bit', 'monitoring/node-exporter', 'falco/falco', 'datadog/datadog-agent']);
   const namespaces = all.filter((m) => m.kind === 'Namespace');
-  expect(namespaces.map((n) => n.metadata.name)).toEqual(['logging', 'monitoring', 'falco']);
+  expect(namespaces.map((n) => n.metadata.name)).toEqual(['logging', 'monitoring', 'falco', 'datadog']);
   for (const ns of namespaces) expect(ns.metadata.labels['pod-security.kubernetes.io/warn']).toEqual('restricted');
 });
 
@@ -31,6 +31,7 @@ test('the images are the presets\' pinned defaults', () => {
     'cr.fluentbit.io/fluent/fluent-bit:5.1.1',
     'quay.io/prometheus/node-exporter:v1.12.1',
     'docker.io/falcosecurity/falco:0.44.1',
+    'registry.datadoghq.com/agent:7.81.1',
   ]);
 });
 
@@ -47,9 +48,15 @@ test('every agent records a reason for each host privilege, and none runs privil
   }
 });
 
-test('the metrics Services of the log collector and the node monitor', () => {
+test('the metrics Services of the log collector and the node monitor, and the Datadog agent\'s node-local DogStatsD Service', () => {
   expect(all.filter((m) => m.kind === 'Service').map((s) => `${s.metadata.namespace}/${s.metadata.name}:${s.spec.ports[0].port}`))
-    .toEqual(['logging/fluent-bit:2020', 'monitoring/node-exporter:9100']);
+    .toEqual(['logging/fluent-bit:2020', 'monitoring/node-exporter:9100', 'datadog/datadog-agent:8125']);
+});
+
+test('the Datadog agent reads its API key from the Secret, never a literal', () => {
+  const agent = daemonSets.find((d) => d.metadata.name === 'datadog-agent').spec.template.spec.containers[0];
+  expect(agent.env).toContainEqual({ name: 'DD_API_KEY', valueFrom: { secretKeyRef: { name: 'datadog-secret', key: 'api-key' } } });
+  expect(agent.env).toEqual(expect.arrayContaining([{ name: 'DD_SITE', value: 'datadoghq.eu' }, { name: 'DD_CLUSTER_NAME', value: 'production' }]));
 });
 
 test('a ServiceMonitor for node-exporter and Fluent Bit, each selecting its agent\'s Service and scraping its metrics port', () => {

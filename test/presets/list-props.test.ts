@@ -8,8 +8,8 @@ import { Chart } from 'cdk8s';
 import { Capability, HostPathVolumeType } from 'cdk8s-plus-28';
 import { chart, clusterRules, container, customCniFlavor, find, hostMounts, podSpec } from './preset-helpers';
 import {
-  AgentProbe, AgentVolume, CniFlavor, CniPlugin, CsiNodePlugin, EnvSource, EnvValue, FalcoDriver, HostMount, LogCollector, NodeAgent, NodeMonitor,
-  NodeRequirement, SecurityAgent, Toleration,
+  AgentProbe, AgentVolume, CniFlavor, CniPlugin, CsiNodePlugin, DatadogAgent, EnvSource, EnvValue, FalcoDriver, Fluentd, FluentdOutput, HostMount,
+  LogCollector, NodeAgent, NodeMonitor, NodeRequirement, SecurityAgent, Toleration,
 } from '../../src';
 import { listProps, mapProps, presetPropsTables } from '../../src/agent/_props-schema';
 import { acknowledgeAll } from '../agent/review-helper';
@@ -56,7 +56,7 @@ const SAMPLES: { readonly [prop: string]: Sample } = {
     applied: (m) => expect(container(m).securityContext.privileged === true || added(m).includes('AUDIT_WRITE')).toBe(true),
   },
   allowedRegistries: {
-    value: ['cr.fluentbit.io', 'quay.io', 'ghcr.io', 'registry.k8s.io', 'docker.io', 'registry.example.com'],
+    value: ['cr.fluentbit.io', 'quay.io', 'ghcr.io', 'registry.k8s.io', 'docker.io', 'registry.datadoghq.com', 'registry.example.com'],
     applied: (_m, agent) => expect(() => agent.addSidecar({ name: 'other', image: 'other.example.org/x:1.0.0' })).toThrow(/not in allowedRegistries/),
   },
   requiredNodeAffinity: {
@@ -273,6 +273,52 @@ const VARIANTS: Variant[] = [
       expect(container(m).args.slice(0, 2)).toEqual(['-o', 'engine.kind=kmod']);
       expect(container(m).env).toContainEqual({ name: 'HOST_ROOT', value: '/host' });
     },
+  },
+  {
+    name: 'Fluentd',
+    props: 'FluentdProps',
+    build: (c, p) => new Fluentd(c, 'fluentd', {
+      output: FluentdOutput.elasticsearch('es.logging.svc', {
+        user: EnvValue.fromSecretKey('es', 'user'), password: EnvValue.fromSecretKey('es', 'password'),
+      }),
+      ...p,
+    }),
+    essentials: (m) => {
+      expect(mountsOf(m).slice(0, 2)).toEqual(['/var/log@/var/log', '/var/lib/fluentd@/var/lib/fluentd:rw']);
+      expect(portsOf(m)[0]).toEqual('metrics:24231');
+      expect(container(m).volumeMounts.map((v: any) => v.mountPath)).toContain('/tmp');
+      expect(clusterRules(m)[0]).toEqual({ apiGroups: [''], resources: ['namespaces', 'pods'], verbs: ['get', 'list', 'watch'] });
+      expect(container(m).env).toEqual(expect.arrayContaining([
+        { name: 'K8S_NODE_NAME', value: '$(NODE_NAME)' },
+        { name: 'FLUENTD_CONF', value: 'conf/fluent.conf' },
+        { name: 'FLUENT_ELASTICSEARCH_PASSWORD', valueFrom: { secretKeyRef: { name: 'es', key: 'password' } } },
+      ]));
+      expect(m.find((o) => o.kind === 'ConfigMap').data['fluent.conf']).toContain('path /var/log/containers/*.log');
+    },
+    // the image's entrypoint passes no argument to fluentd; configFiles replaces the rendered configuration and must hold the file it runs
+    refuses: {
+      args: /^\[test\/fluentd\] args: the image's entrypoint \(tini -- \/fluentd\/entrypoint\.sh\) passes no argument to fluentd, so yours would be dropped/,
+      configFiles: /^\[test\/fluentd\] configFiles: Fluentd runs with \/fluentd\/etc\/conf\/fluent\.conf, which your configFiles do not hold \("extra\.conf"\)/,
+    },
+  },
+  {
+    name: 'DatadogAgent',
+    props: 'DatadogAgentProps',
+    build: (c, p) => new DatadogAgent(c, 'datadog', { apiKey: EnvValue.fromSecretKey('datadog-secret', 'api-key'), ...p }),
+    essentials: (m, prop) => {
+      expect(mountsOf(m).slice(0, 3)).toEqual(['/proc@/host/proc', '/sys/fs/cgroup@/host/sys/fs/cgroup', '/etc/os-release@/host/etc/os-release']);
+      expect(initNames(m).slice(0, 2)).toEqual(['init-volume', 'init-config']);
+      expect(container(m).volumeMounts).toContainEqual({ name: 'datadog-config', mountPath: '/etc/datadog-agent' });
+      expect(portsOf(m)[0]).toEqual('dogstatsdport:8125');
+      expect(container(m).env).toEqual(expect.arrayContaining([
+        { name: 'DD_API_KEY', valueFrom: { secretKeyRef: { name: 'datadog-secret', key: 'api-key' } } },
+        { name: 'DD_KUBERNETES_KUBELET_HOST', valueFrom: { fieldRef: { fieldPath: 'status.hostIP' } } },
+        { name: 'DD_SITE', value: 'datadoghq.com' },
+      ]));
+      if (prop === 'containerRuntimeSockets') expect(container(m).env).toContainEqual({ name: 'DD_CRI_SOCKET_PATH', value: '/host/run/crio/crio.sock' });
+    },
+    // the agent runs as root with every capability dropped (as the chart, but for the drop): none of them takes effect unless added, which is
+    // NodeAgent's own rule; the sample AUDIT_WRITE is added
   },
 ];
 
