@@ -27,7 +27,7 @@ fs.mkdirSync(dir, { recursive: true });
 const name = SCRIPT ? `script-${variant}-${ARGS.slice(2).join('-').replace(/[^\w.-]+/g, '_')}.cpuprofile`
   : `${group}-${WARM ? 'warm-' : ''}${variant}${group === 'synth' && !variant.startsWith('fleet') ? `-${n}` : ''}.cpuprofile`;
 const file = path.join(dir, name);
-const spec = group === 'synth' ? { variant, n: Number(n), warm: WARM ? { warmup: 3, reps: 5, profile: file } : undefined }
+const spec = group === 'synth' ? { variant, n: Number(n), warm: WARM ? { warmup: 6, reps: 5, profile: file } : undefined }
   : group === 'cold' ? { target: variant } : { mode: variant };
 // warm: the worker profiles its timed repetitions itself; otherwise the whole process, from its start
 const profileFlags = WARM ? [] : ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}`, '--cpu-prof-interval=200'];
