@@ -24,6 +24,8 @@ function agentProps(lib, plus, i, namespace) {
     name: `node-agent-${i}`,
     namespace,
     image: IMAGE,
+    // as the example: added capabilities take effect only for root (Kubernetes sets no ambient capabilities)
+    runAsRoot: { reason: 'NET_ADMIN and SYS_PTRACE take effect only for root; every other capability is dropped' },
     capabilities: [
       { capability: plus.Capability.NET_ADMIN, reason: 'network management only' },
       { capability: plus.Capability.SYS_PTRACE, reason: 'process tracing only, as Falco does' },
@@ -51,7 +53,8 @@ function plusAgent(plus, cdk8s, chart, i, namespace) {
     metadata: { name, namespace, labels },
     serviceAccount: sa,
     automountServiceAccountToken: false,
-    securityContext: { ensureNonRoot: true },
+    // root, as the NodeAgent twin (its capabilities take effect only for root)
+    securityContext: { ensureNonRoot: false },
     containers: [{
       name: 'agent',
       image: IMAGE,
@@ -66,7 +69,8 @@ function plusAgent(plus, cdk8s, chart, i, namespace) {
         memory: { request: cdk8s.Size.mebibytes(128), limit: cdk8s.Size.mebibytes(256) },
       },
       securityContext: {
-        ensureNonRoot: true,
+        ensureNonRoot: false,
+        user: 0,
         readOnlyRootFilesystem: true,
         allowPrivilegeEscalation: false,
         privileged: false,

@@ -15,17 +15,24 @@ const path = require('node:path');
 const { BENCH_DIR, CACHE_DIR, REPO_DIR } = require('./common');
 
 //   node bench/profile.js --script path/to/experiment.js [args...]   (any script; TOP=40 for more rows)
-const SCRIPT = process.argv[2] === '--script' ? path.resolve(process.argv[3]) : undefined;
-const [group = 'synth', variant = 'nodeagent', n = '1000', top = process.env.TOP ?? '25'] = SCRIPT ? ['script', path.basename(SCRIPT, '.js')] : process.argv.slice(2);
+//   node bench/profile.js --warm synth nodeagent 1000   the timed repetitions of one warm process (the bench's warm case)
+const WARM = process.argv.includes('--warm');
+const ARGS = process.argv.slice(2).filter((a) => a !== '--warm');
+const SCRIPT = ARGS[0] === '--script' ? path.resolve(ARGS[1]) : undefined;
+const [group = 'synth', variant = 'nodeagent', n = '1000', top = process.env.TOP ?? '25'] = SCRIPT ? ['script', path.basename(SCRIPT, '.js')] : ARGS;
 const scripts = { synth: 'worker-synth.js', coverage: 'worker-coverage.js', review: 'worker-review.js', cold: 'worker-cold.js' };
-const spec = group === 'synth' ? { variant, n: Number(n) } : group === 'cold' ? { target: variant } : { mode: variant };
+if (WARM && group !== 'synth') throw new Error('--warm profiles the synth group only');
 const dir = path.join(CACHE_DIR, 'profiles');
 fs.mkdirSync(dir, { recursive: true });
-const name = SCRIPT ? `script-${variant}-${process.argv.slice(4).join('-').replace(/[^\w.-]+/g, '_')}.cpuprofile`
-  : `${group}-${variant}${group === 'synth' && !variant.startsWith('fleet') ? `-${n}` : ''}.cpuprofile`;
+const name = SCRIPT ? `script-${variant}-${ARGS.slice(2).join('-').replace(/[^\w.-]+/g, '_')}.cpuprofile`
+  : `${group}-${WARM ? 'warm-' : ''}${variant}${group === 'synth' && !variant.startsWith('fleet') ? `-${n}` : ''}.cpuprofile`;
 const file = path.join(dir, name);
-const out = execFileSync(process.execPath, ['--expose-gc', '--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}`, '--cpu-prof-interval=200',
-  ...(SCRIPT ? [SCRIPT, ...process.argv.slice(4)] : [path.join(BENCH_DIR, scripts[group]), JSON.stringify(spec)])], { cwd: REPO_DIR, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+const spec = group === 'synth' ? { variant, n: Number(n), warm: WARM ? { warmup: 6, reps: 5, profile: file } : undefined }
+  : group === 'cold' ? { target: variant } : { mode: variant };
+// warm: the worker profiles its timed repetitions itself; otherwise the whole process, from its start
+const profileFlags = WARM ? [] : ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}`, '--cpu-prof-interval=200'];
+const out = execFileSync(process.execPath, ['--expose-gc', ...profileFlags,
+  ...(SCRIPT ? [SCRIPT, ...ARGS.slice(2)] : [path.join(BENCH_DIR, scripts[group]), JSON.stringify(spec)])], { cwd: REPO_DIR, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
 console.log(`worker report: ${out.trim().split('\n').pop()}`);
 
 const profile = JSON.parse(fs.readFileSync(file, 'utf8'));

@@ -7,6 +7,9 @@
  */
 import { ApiObject, ApiObjectProps, JsonPatch } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
+import { currentSynth, synthCounterOf } from './_synth-counter';
+
+const RENDERED_FOR_REVIEW = Symbol.for('cdk8s-node-agents.PatchCheckedApiObject');
 
 /**
  * An `ApiObject` whose JSON patches are checked against the rendering they apply to, one by one, in order: a patch at a
@@ -16,6 +19,13 @@ import { Construct, IConstruct } from 'constructs';
  */
 export class PatchCheckedApiObject extends ApiObject {
   private readonly checkedPatches: JsonPatch[] = [];
+  /** the rendering a review made in the current synth's validation, until the synth writes it (see renderForReview). */
+  private reviewed?: { synth: number; json: any };
+
+  constructor(scope: Construct, id: string, props: ApiObjectProps) {
+    super(scope, id, props);
+    Object.defineProperty(this, RENDERED_FOR_REVIEW, { value: true });
+  }
 
   /** whether a JSON patch was added: without one, the rendering is the props as given, resolved. */
   public get hasPatches(): boolean {
@@ -26,7 +36,30 @@ export class PatchCheckedApiObject extends ApiObject {
     this.checkedPatches.push(...ops);
   }
 
+  /**
+   * The rendering, for a review. In `App.synth()`/`synthYaml()` it is rendered once: the reviews of the synth's validation
+   * share it and the synth writes it (nothing the user wrote runs in between, see `_synth-counter.ts`), so the manifest
+   * written is the one reviewed, as for the agent's DaemonSet. Elsewhere, rendered afresh.
+   */
+  public renderForReview(): any {
+    const synth = currentSynth(synthCounterOf(this.node.root));
+    if (synth === undefined) return this.renderPatched();
+    if (this.reviewed?.synth !== synth) this.reviewed = { synth, json: this.renderPatched() };
+    return this.reviewed.json;
+  }
+
   public toJson(): any {
+    const reviewed = this.reviewed;
+    if (reviewed !== undefined) {
+      // handed over once: the synth writes it, the object does not keep it
+      this.reviewed = undefined;
+      if (reviewed.synth === currentSynth(synthCounterOf(this.node.root))) return reviewed.json;
+    }
+    return this.renderPatched();
+  }
+
+  /** the rendering: the props resolved by cdk8s, then the JSON patches, each checked against what it applies to. */
+  protected renderPatched(): any {
     const rendered = super.toJson();
     if (this.checkedPatches.length === 0) return rendered;
     let json = rendered;
@@ -118,11 +151,16 @@ export class CheckedApiObject extends PatchCheckedApiObject {
 
   /** the manifest without the check: for queries and reviews of an object that may not pass it. */
   public renderUnchecked(): any {
-    return super.toJson();
+    return this.renderPatched();
   }
 }
 
-/** the rendering of any ApiObject, without the check of a checked one. */
+/**
+ * The rendering of any ApiObject for a review, without the check of a checked one. This library's other objects are
+ * rendered once per synth (`renderForReview`).
+ */
 export function renderUnchecked(object: ApiObject): any {
-  return CheckedApiObject.isChecked(object) ? object.renderUnchecked() : object.toJson();
+  if (CheckedApiObject.isChecked(object)) return object.renderUnchecked();
+  // not `instanceof` (true for every ApiObject, see isChecked)
+  return RENDERED_FOR_REVIEW in object ? (object as unknown as PatchCheckedApiObject).renderForReview() : object.toJson();
 }

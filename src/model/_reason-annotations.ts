@@ -115,15 +115,36 @@ function uniqueName(identity: string, names: Set<string>): string {
  * added. Unchanged when the reasons annotation is absent or cannot be read (the synth gate reports that).
  */
 export function withReasonAnnotations(metadata: any): any {
-  let reasons: HostAccessReason[];
-  try {
-    reasons = HostAccessReasons.parse(metadata?.annotations);
-  } catch {
-    return metadata;
-  }
-  const added = reasonAnnotations(reasons);
+  const added = expectedAnnotations(metadata?.annotations);
+  if (added === undefined) return metadata;
   return Object.keys(added).length === 0 ? metadata : { ...metadata, annotations: { ...metadata.annotations, ...added } };
 }
+
+/**
+ * `reasonAnnotations` of the reasons annotation among `annotations`, or undefined when it cannot be read. A NodeAgent's
+ * synth computes them twice from the same text (rendering its metadata, then checking them in the gate), so they are
+ * computed once per text (frozen, as the parsed reasons are).
+ */
+function expectedAnnotations(annotations: { [key: string]: string } | undefined): Readonly<{ [key: string]: string }> | undefined {
+  const raw = annotations?.[HostAccessReasons.ANNOTATION];
+  const cached = typeof raw === 'string' ? EXPECTED.get(raw) : undefined;
+  if (cached !== undefined) return cached;
+  let reasons: HostAccessReason[];
+  try {
+    reasons = HostAccessReasons.parse(annotations);
+  } catch {
+    return undefined;
+  }
+  const expected = Object.freeze(reasonAnnotations(reasons));
+  if (typeof raw === 'string') {
+    if (EXPECTED.size >= EXPECTED_MAX) EXPECTED.clear();
+    EXPECTED.set(raw, expected);
+  }
+  return expected;
+}
+
+const EXPECTED = new Map<string, Readonly<{ [key: string]: string }>>();
+const EXPECTED_MAX = 1024;
 
 /**
  * Why the per-privilege annotations of a manifest are not exactly those of its reasons annotation (one set by hand, or
@@ -131,13 +152,17 @@ export function withReasonAnnotations(metadata: any): any {
  */
 export function reasonAnnotationErrors(manifest: any): string[] {
   const annotations: { [key: string]: string } = manifest?.metadata?.annotations ?? {};
-  let reasons: HostAccessReason[];
-  try {
-    reasons = HostAccessReasons.parse(annotations);
-  } catch {
-    return []; // the gate reports the reasons annotation itself
+  const expected = expectedAnnotations(annotations);
+  if (expected === undefined) return []; // the gate reports the reasons annotation itself
+  // the common case, without building the lists below: the same names, each with its expected value
+  let count = 0;
+  let same = true;
+  for (const key of Object.keys(annotations)) {
+    if (!key.startsWith(REASON_ANNOTATION_PREFIX)) continue;
+    count++;
+    if (!Object.prototype.hasOwnProperty.call(expected, key) || expected[key] !== annotations[key]) same = false;
   }
-  const expected = reasonAnnotations(reasons);
+  if (same && count === Object.keys(expected).length) return [];
   const actual = Object.fromEntries(Object.entries(annotations).filter(([k]) => k.startsWith(REASON_ANNOTATION_PREFIX)));
   const differ = [...new Set([...Object.keys(expected), ...Object.keys(actual)])].sort().filter((k) => expected[k] !== actual[k]);
   if (differ.length === 0) return [];

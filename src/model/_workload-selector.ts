@@ -41,11 +41,12 @@ export function selectorViolations(manifest: any): SelectorViolation[] {
   const spec = object(manifest.spec, 'spec') ?? {};
   const templateLabels = stringMap(object(object(object(spec.template, 'spec.template')?.metadata, 'spec.template.metadata')?.labels, 'spec.template.metadata.labels'));
   const selector = object(spec.selector, 'spec.selector');
-  const addSelector = templateLabels.size > 0
+  // written only for a finding (the API server's rules run on every workload of every review)
+  const addSelector = () => (templateLabels.size > 0
     ? `add spec.selector.matchLabels with labels the pod template carries (it has ${formatLabels(templateLabels)}), e.g. the app's name label`
-    : 'label the pod template (spec.template.metadata.labels, e.g. app.kubernetes.io/name: <name>) and select that label in spec.selector.matchLabels';
+    : 'label the pod template (spec.template.metadata.labels, e.g. app.kubernetes.io/name: <name>) and select that label in spec.selector.matchLabels');
   if (selector === undefined) {
-    return [{ field: 'spec.selector', message: `has no spec.selector, which an apps/v1 ${kind} requires (matching its pod template's labels)`, fix: addSelector }];
+    return [{ field: 'spec.selector', message: `has no spec.selector, which an apps/v1 ${kind} requires (matching its pod template's labels)`, fix: addSelector() }];
   }
   const matchLabels = stringMap(object(selector.matchLabels, 'spec.selector.matchLabels'));
   const expressions = list(selector.matchExpressions, 'spec.selector.matchExpressions')
@@ -67,7 +68,7 @@ export function selectorViolations(manifest: any): SelectorViolation[] {
     }];
   }
   if (matchLabels.size + expressions.length === 0) {
-    return [{ field: 'spec.selector', message: `has an empty spec.selector, which an apps/v1 ${kind} refuses (it would select every pod in the namespace)`, fix: addSelector }];
+    return [{ field: 'spec.selector', message: `has an empty spec.selector, which an apps/v1 ${kind} refuses (it would select every pod in the namespace)`, fix: addSelector() }];
   }
 
   const unmet = [

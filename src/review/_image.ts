@@ -31,6 +31,19 @@ export const IMAGE_GRAMMAR = {
  * waiting with InvalidImageName): a placeholder such as `<IMAGE>` or `FILLED BY THE OPERATOR` is not.
  */
 export function isValidImageReference(image: string): boolean {
+  // every agent's review checks its images at every synth, and most apps run a few images many times: each checked once
+  let valid = VALID_IMAGES.get(image);
+  if (valid === undefined) {
+    if (VALID_IMAGES.size >= VALID_IMAGES_MAX) VALID_IMAGES.clear();
+    VALID_IMAGES.set(image, valid = checkImageReference(image));
+  }
+  return valid;
+}
+
+const VALID_IMAGES = new Map<string, boolean>();
+const VALID_IMAGES_MAX = 1024;
+
+function checkImageReference(image: string): boolean {
   let rest = image;
   const at = rest.indexOf('@');
   if (at >= 0) {

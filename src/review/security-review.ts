@@ -8,8 +8,27 @@ import { addsFacts } from './_merge';
 import { Finding } from './finding';
 import { ReviewOptions } from './review-options';
 import { ReviewReport } from './review-report';
-import { WorkloadContext } from './review-rule';
+import { IReviewRule, WorkloadContext } from './review-rule';
 import { Severities, Severity } from './severity';
+
+/** the rules a gate runs, by the frozen list of the packs' rules (see `rulesOf`), its threshold and `wellFormed`. */
+const GATE_RULES = new WeakMap<IReviewRule[], Map<string, IReviewRule[]>>();
+
+/**
+ * The rules `_openFindings` runs: all of them, or with `wellFormed` those that can report at or above the threshold and
+ * those whose facts the merge adds to a finding (`addsFacts`). Every NodeAgent asks at every synth with the same frozen
+ * rules: the list is selected once per threshold.
+ */
+function gateRules(all: IReviewRule[], threshold: Severity, wellFormed: boolean): IReviewRule[] {
+  const select = () => all.filter((r) => !wellFormed || alwaysBlocks(r.id) || addsFacts(r.id) || Severities.atLeast(r.severity, threshold));
+  if (!Object.isFrozen(all)) return select();
+  let byKey = GATE_RULES.get(all);
+  if (byKey === undefined) GATE_RULES.set(all, byKey = new Map());
+  const key = `${threshold} ${wellFormed}`;
+  let rules = byKey.get(key);
+  if (rules === undefined) byKey.set(key, rules = Object.freeze(select()) as IReviewRule[]);
+  return rules;
+}
 
 /**
  * The security review engine (cdk-nag style): runs every rule of the packs over every workload among the manifests,
@@ -114,8 +133,7 @@ export class SecurityReview {
   ): Finding[] {
     Severities.rank(threshold);
     const resolved = resolveOptions(options);
-    const rules = rulesOf(resolved.packs ?? [])
-      .filter((r) => !wellFormed || alwaysBlocks(r.id) || addsFacts(r.id) || Severities.atLeast(r.severity, threshold));
+    const rules = gateRules(rulesOf(resolved.packs ?? []), threshold, wellFormed);
     const optionAcks = acknowledgementsByWorkload(resolved);
     return contextsOf(manifests, resolved)
       .flatMap((ctx) => {

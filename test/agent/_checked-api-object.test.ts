@@ -6,10 +6,10 @@
  */
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { App, Chart, JsonPatch } from 'cdk8s';
+import { App, Chart, JsonPatch, Lazy } from 'cdk8s';
 import * as fc from 'fast-check';
 import * as YAML from 'yaml';
-import { HostMount, NodeAgent } from '../../src';
+import { HostMount, NodeAgent, SecurityCheck } from '../../src';
 import { errorOf } from '../util/errors';
 import { expectValidManifests } from '../util/k8s-schema';
 
@@ -159,3 +159,47 @@ test('the unpatched agent the patches start from is schema-valid', () => {
 function escape(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+// ------------------------------------------------------------------ rendered once per synth
+
+describe("the agent's other objects are rendered once per synth: the review's rendering is the one written", () => {
+  /** an agent whose ServiceAccount carries a label that counts its renderings. */
+  function countingAgent() {
+    const app = new App({ outdir: OUTDIR });
+    const chart = new Chart(app, 'c');
+    const agent = new NodeAgent(chart, 'agent', { namespace: 'ns', image: IMAGE });
+    const counter = { renderings: 0 };
+    agent.serviceAccount.metadata.addLabel('example.com/rendering', Lazy.any({ produce: () => `r${++counter.renderings}` }) as any);
+    const serviceAccount = (yaml: string) => YAML.parseAllDocuments(yaml).map((d) => d.toJSON()).find((o) => o.kind === 'ServiceAccount');
+    return { app, chart, agent, counter, serviceAccount };
+  }
+
+  test('synthYaml renders it once (the gate reviews it, the synth writes that rendering); the next synth renders it again', () => {
+    const { app, agent, counter, serviceAccount } = countingAgent();
+    const first = serviceAccount(app.synthYaml());
+    expect(counter.renderings).toBe(1);
+    expect(first.metadata.labels['example.com/rendering']).toBe('r1');
+    // nothing is kept from one synth to the next: a change in between is written (and reviewed)
+    agent.serviceAccount.metadata.addLabel('example.com/added', 'between-synths');
+    const second = serviceAccount(app.synthYaml());
+    expect(counter.renderings).toBe(2);
+    expect(second.metadata.labels).toMatchObject({ 'example.com/rendering': 'r2', 'example.com/added': 'between-synths' });
+    expectValidManifests(YAML.parseAllDocuments(app.synthYaml()).map((d) => d.toJSON()));
+  });
+
+  test('with SecurityCheck.apply too, the app-wide review and the gate share that one rendering', () => {
+    const { app, counter, serviceAccount } = countingAgent();
+    SecurityCheck.apply(app, { writeReport: false });
+    expect(serviceAccount(app.synthYaml()).metadata.labels['example.com/rendering']).toBe('r1');
+    expect(counter.renderings).toBe(1);
+  });
+
+  test('outside App.synth()/synthYaml() nothing is kept: every toJson() renders', () => {
+    const { agent, counter } = countingAgent();
+    expect(agent.serviceAccount.toJson().metadata.labels['example.com/rendering']).toBe('r1');
+    expect(agent.serviceAccount.toJson().metadata.labels['example.com/rendering']).toBe('r2');
+    expect(agent.review().workloads).toHaveLength(1);
+    expect(agent.serviceAccount.toJson().metadata.labels['example.com/rendering']).toBe('r4');
+    expect(counter.renderings).toBe(4);
+  });
+});

@@ -6,7 +6,7 @@
 import * as fc from 'fast-check';
 import { HostAccessReason, HostAccessReasons, HostAccessType } from '../../src';
 import { descriptorOf } from '../../src/model/_host-privileges';
-import { REASON_ANNOTATION_PREFIX, explainedIn, privilegeIdentity, reasonAnnotations, unexplainedPrivileges } from '../../src/model/_reason-annotations';
+import { REASON_ANNOTATION_PREFIX, explainedIn, privilegeIdentity, reasonAnnotationErrors, reasonAnnotations, unexplainedPrivileges } from '../../src/model/_reason-annotations';
 
 const type = fc.constantFrom(...Object.values(HostAccessType));
 const detail = fc.oneof(fc.constantFrom('', '/var/log (read-only)', 'NET_ADMIN', '9100/TCP', 'agent', 'a | b', '50%', '%7C'), fc.string({ maxLength: 6 }));
@@ -46,4 +46,43 @@ test('identities: a container in brackets, the detail after a space, % and | esc
   expect(privilegeIdentity(HostAccessType.HOST_PATH, '/a|b%c (read-only)')).toBe('hostPath /a%7Cb%25c (read-only)');
   expect(reasonAnnotations([{ type: HostAccessType.HOST_PATH, detail: '/var/log (read-only)', container: 'agent', reason: 'logs' }]))
     .toEqual({ 'host-access.node-agents.cdk8s.io/hostpath-var-log-read-only': 'hostPath /var/log (read-only) | logs' });
+});
+
+// the gate's check of the two forms (reasonAnnotationErrors) against the plain definition it replaced, which built
+// both sets of names for every manifest: the same verdict for any annotations (expected ones kept, dropped, changed,
+// added), and the same message
+function referenceErrors(annotations: { [key: string]: string }): string[] {
+  let reasons: HostAccessReason[];
+  try {
+    reasons = HostAccessReasons.parse(annotations);
+  } catch {
+    return [];
+  }
+  const expected = reasonAnnotations(reasons);
+  const actual = Object.fromEntries(Object.entries(annotations).filter(([k]) => k.startsWith(REASON_ANNOTATION_PREFIX)));
+  const differ = [...new Set([...Object.keys(expected), ...Object.keys(actual)])].sort().filter((k) => expected[k] !== actual[k]);
+  return differ.length === 0 ? [] : [differ.join(', ')];
+}
+
+test('reasonAnnotationErrors: the verdict of the plain definition, for any change to the annotations', () => {
+  const edit = fc.record({
+    drop: fc.array(fc.nat(), { maxLength: 2 }),
+    change: fc.array(fc.tuple(fc.nat(), fc.constantFrom('hostNetwork | other', '', 'x')), { maxLength: 2 }),
+    add: fc.array(fc.tuple(fc.constantFrom('hostnetwork', 'x', 'capability-agent-net_admin', 'privilege'), fc.constantFrom('hostNetwork | y', 'z')), { maxLength: 2 }),
+    other: fc.boolean(),
+  });
+  fc.assert(fc.property(fc.array(entry, { maxLength: 6 }), edit, fc.boolean(), (reasons, e, unreadable) => {
+    const json = unreadable ? '[{"type":"nope"}]' : HostAccessReasons.format(reasons);
+    const annotations: { [key: string]: string } = { [HostAccessReasons.ANNOTATION]: json };
+    if (!unreadable) Object.assign(annotations, reasonAnnotations(HostAccessReasons.parse(annotations)));
+    const names = Object.keys(annotations).filter((k) => k.startsWith(REASON_ANNOTATION_PREFIX));
+    for (const i of e.drop) if (names.length > 0) delete annotations[names[i % names.length]];
+    for (const [i, value] of e.change) if (names.length > 0) annotations[names[i % names.length]] = value;
+    for (const [name, value] of e.add) annotations[`${REASON_ANNOTATION_PREFIX}${name}`] = value;
+    if (e.other) annotations['example.com/unrelated'] = 'v';
+    const errors = reasonAnnotationErrors({ metadata: { annotations } });
+    const reference = referenceErrors(annotations);
+    expect(errors.length).toBe(reference.length);
+    if (reference.length > 0) expect(errors[0]).toContain(`metadata.annotations ${reference[0]}: `);
+  }), { numRuns: 3000 });
 });
