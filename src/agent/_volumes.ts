@@ -7,6 +7,7 @@
  * given and must not collide with each other or with the volumes the agent owns (`config`).
  */
 import { createHash } from 'node:crypto';
+import { compareText } from '../model/_text-order';
 
 /** one volume to name. */
 export interface VolumeRequest {
@@ -36,7 +37,7 @@ export function assignVolumeNames(requests: VolumeRequest[], reserved: { [name: 
     owner.set(r.name, { key: r.key, describe: r.describe });
     names.set(r.key, r.name);
   }
-  const derived = requests.filter((q) => !q.explicit && !names.has(q.key)).sort((a, b) => a.key.localeCompare(b.key));
+  const derived = requests.filter((q) => !q.explicit && !names.has(q.key)).sort((a, b) => compareText(a.key, b.key));
   for (const r of derived) {
     if (names.has(r.key)) continue;
     let name = trim(r.name, 63);

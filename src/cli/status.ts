@@ -8,6 +8,7 @@ import { ApiStatusError, KubeApi } from './_kube-api';
 import { resolveTarget } from './_kubeconfig';
 import { LoadedObject, loadObjects, uniqueNodes, whereIs } from './_manifests';
 import { newestTimestamp } from '../model/_pod-status';
+import { compareText } from '../model/_text-order';
 
 const SNAPSHOT_COMMAND = 'kubectl get nodes,daemonsets,controllerrevisions,pods,events -A -o json';
 
@@ -254,7 +255,7 @@ async function fromCluster(options: Options): Promise<Inventory> {
 function select(inventory: Inventory, options: Options): any[] {
   const inScope = inventory.daemonSets
     .filter((ds) => inventory.namespace === undefined || namespaceOf(ds) === inventory.namespace)
-    .sort((a, b) => key(a).localeCompare(key(b)));
+    .sort((a, b) => compareText(key(a), key(b)));
   if (options.names.length === 0) return inScope;
   const where = inventory.namespace === undefined ? 'in any namespace' : `in namespace ${inventory.namespace}`;
   const unknown = options.names.filter((n) => !inScope.some((ds) => ds?.metadata?.name === n));

@@ -1,4 +1,5 @@
 import { dropUndefined } from './_pod-spec';
+import { compareText } from './_text-order';
 import { HostAccessType } from './host-access-type';
 
 /**
@@ -46,7 +47,7 @@ export class HostAccessReasons {
    * Serializes reasons into the annotation value: a JSON array, sorted so that output is deterministic.
    */
   public static format(reasons: HostAccessReason[]): string {
-    const sorted = [...reasons].sort((a, b) => sortKey(a).localeCompare(sortKey(b)));
+    const sorted = [...reasons].sort((a, b) => compareText(sortKey(a), sortKey(b)));
     return JSON.stringify(sorted.map((r) => dropUndefined({ type: r.type, detail: r.detail, container: r.container, reason: r.reason })));
   }
 
