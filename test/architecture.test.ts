@@ -26,8 +26,9 @@ const LAYERS: LayerRules = {
     model: ['constructs', 'cdk8s', 'cdk8s-plus-28'],
     review: ['constructs', 'cdk8s', 'cdk8s-plus-28'],
   },
-  // each preset stands alone; the CNI preset's files (cni-plugin, cni-flavor, cni-flavor-options, _cni-*) are one group.
-  isolatedGroups: { presets: ['cni-', 'csi-'] },
+  // each preset stands alone; the CNI preset's files (cni-plugin, cni-flavor, cni-flavor-options, _cni-*) are one group, the
+  // CSI preset's (csi-*) another, and the Beats' (filebeat, auditbeat, their shared elastic-output and _beats) a third.
+  isolatedGroups: { presets: ['cni-', 'csi-', ['filebeat', 'auditbeat', 'elastic-output', 'beats']] },
 };
 
 /** the default line limit of a src file. */

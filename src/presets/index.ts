@@ -8,3 +8,6 @@ export * from './csi-node-plugin';
 export * from './security-agent';
 export * from './fluentd';
 export * from './datadog-agent';
+export * from './elastic-output';
+export * from './filebeat';
+export * from './auditbeat';

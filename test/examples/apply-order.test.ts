@@ -1,6 +1,7 @@
 import { App, Testing } from 'cdk8s';
 import { buildClusterAddonsApp } from '../../examples/cluster-addons/main';
 import { buildBasicsApp, SECTIONS } from '../../examples/daemonset-basics/main';
+import { buildElasticApp } from '../../examples/elastic/main';
 import { buildKindClusterApp, EXERCISES } from '../../examples/kind-cluster/main';
 import { buildObservabilityApp } from '../../examples/observability/main';
 import { buildPrivateRegistryApp } from '../../examples/private-registry/main';
@@ -18,6 +19,7 @@ const CUSTOM_RESOURCES: { [example: string]: string[] } = { observability: ['mon
 
 const EXAMPLES: Array<[string, (app: App) => void]> = [
   ['cluster-addons', buildClusterAddonsApp],
+  ['elastic', buildElasticApp],
   ...EXERCISES.map((e): [string, (app: App) => void] => [`kind-cluster ${e}`, (app) => buildKindClusterApp(app, e)]),
   ['observability', buildObservabilityApp],
   ['private-registry', buildPrivateRegistryApp],

@@ -8,7 +8,8 @@ import { Chart } from 'cdk8s';
 import { Capability, HostPathVolumeType } from 'cdk8s-plus-28';
 import { chart, clusterRules, container, customCniFlavor, find, hostMounts, podSpec } from './preset-helpers';
 import {
-  AgentProbe, AgentVolume, CniFlavor, CniPlugin, CsiNodePlugin, DatadogAgent, EnvSource, EnvValue, FalcoDriver, Fluentd, FluentdOutput, HostMount,
+  AgentProbe, AgentVolume, Auditbeat, CniFlavor, CniPlugin, CsiNodePlugin, DatadogAgent, ElasticOutput, EnvSource, EnvValue, FalcoDriver, Filebeat,
+  Fluentd, FluentdOutput, HostMount,
   LogCollector, NodeAgent, NodeMonitor, NodeRequirement, SecurityAgent, Toleration,
 } from '../../src';
 import { listProps, mapProps, presetPropsTables } from '../../src/agent/_props-schema';
@@ -56,7 +57,7 @@ const SAMPLES: { readonly [prop: string]: Sample } = {
     applied: (m) => expect(container(m).securityContext.privileged === true || added(m).includes('AUDIT_WRITE')).toBe(true),
   },
   allowedRegistries: {
-    value: ['cr.fluentbit.io', 'quay.io', 'ghcr.io', 'registry.k8s.io', 'docker.io', 'registry.datadoghq.com', 'registry.example.com'],
+    value: ['cr.fluentbit.io', 'quay.io', 'ghcr.io', 'registry.k8s.io', 'docker.io', 'registry.datadoghq.com', 'docker.elastic.co', 'registry.example.com'],
     applied: (_m, agent) => expect(() => agent.addSidecar({ name: 'other', image: 'other.example.org/x:1.0.0' })).toThrow(/not in allowedRegistries/),
   },
   requiredNodeAffinity: {
@@ -124,6 +125,10 @@ const SAMPLES: { readonly [prop: string]: Sample } = {
     value: { 'extra.conf': 'extra: true\n' } as any,
     applied: (m) => expect(m.find((o) => o.kind === 'ConfigMap').data['extra.conf']).toBe('extra: true\n'),
   },
+  fileIntegrityPaths: {
+    value: ['/usr/local/bin'],
+    applied: (m) => expect(mountsOf(m)).toContain('/usr/local/bin@/hostfs/usr/local/bin'),
+  },
   containerRuntimeSockets: {
     value: ['/run/crio/crio.sock'],
     applied: (m) => expect(mountsOf(m)).toContain('/run/crio/crio.sock@/host/run/crio/crio.sock'),
@@ -152,6 +157,19 @@ const flannelEssentials = (m: any[]) => {
   expect(container(m).env).toContainEqual({ name: 'EVENT_QUEUE_DEPTH', value: '5000' });
   expect(Object.keys(m.find((o) => o.kind === 'ConfigMap').data)).toEqual(expect.arrayContaining(['cni-conf.json', 'net-conf.json']));
 };
+
+/** what both Beats keep: the -c of their configuration, the monitoring port, add_kubernetes_metadata's read rules, the output's credentials. */
+const beatEssentials = (m: any[], beat: string) => {
+  expect(container(m).args.slice(0, 3)).toEqual(['-c', `/etc/${beat}/${beat}.yml`, '-e']);
+  expect(portsOf(m)[0]).toEqual('monitoring:5066');
+  expect(ruleGroups(m)).toEqual(expect.arrayContaining(['/namespaces', '/pods', '/nodes', 'apps/replicasets']));
+  expect(container(m).env).toContainEqual({ name: 'ELASTICSEARCH_PASSWORD', valueFrom: { secretKeyRef: { name: 'elasticsearch', key: 'password' } } });
+  expect(m.find((o) => o.kind === 'ConfigMap').data[`${beat}.yml`]).toContain('password: ${ELASTICSEARCH_PASSWORD}');
+};
+const elasticsearch = () => ElasticOutput.elasticsearch(['https://elasticsearch:9200'], {
+  username: EnvValue.fromSecretKey('elasticsearch', 'username'),
+  password: EnvValue.fromSecretKey('elasticsearch', 'password'),
+});
 
 const VARIANTS: Variant[] = [
   {
@@ -321,6 +339,32 @@ const VARIANTS: Variant[] = [
     // NodeAgent's own rule; the sample AUDIT_WRITE is added
   },
 ];
+
+VARIANTS.push(
+  {
+    name: 'Filebeat',
+    props: 'FilebeatProps',
+    build: (c, p) => new Filebeat(c, 'filebeat', { output: elasticsearch(), ...p }),
+    essentials: (m) => {
+      beatEssentials(m, 'filebeat');
+      expect(mountsOf(m).slice(0, 2)).toEqual(['/var/log@/var/log', '/var/lib/filebeat-data@/usr/share/filebeat/data:rw']);
+    },
+    refuses: { configFiles: /^\[test\/filebeat\] configFiles: filebeat runs with -c \/etc\/filebeat\/filebeat\.yml, which your configFiles do not hold \("extra\.conf"\)/ },
+  },
+  {
+    name: 'Auditbeat',
+    props: 'AuditbeatProps',
+    build: (c, p) => new Auditbeat(c, 'auditbeat', { output: elasticsearch(), ...p }),
+    essentials: (m, prop) => {
+      beatEssentials(m, 'auditbeat');
+      const watched = prop === 'fileIntegrityPaths' ? ['/usr/local/bin'] : ['/bin', '/usr/bin', '/sbin', '/usr/sbin', '/etc'];
+      expect(mountsOf(m)).toEqual(expect.arrayContaining([...watched.map((p) => `${p}@/hostfs${p}`), '/var/lib/auditbeat-data@/usr/share/auditbeat/data:rw']));
+      expect(added(m).slice(0, 2)).toEqual(['AUDIT_CONTROL', 'AUDIT_READ']);
+      expect([podSpec(m).hostPID, podSpec(m).hostNetwork]).toEqual([true, true]);
+    },
+    refuses: { configFiles: /^\[test\/auditbeat\] configFiles: auditbeat runs with -c \/etc\/auditbeat\/auditbeat\.yml, which your configFiles do not hold \("extra\.conf"\)/ },
+  },
+);
 
 describe('presets keep what they need in every list and map prop', () => {
   test('every preset is in the table, and every list and map prop of every preset has a sample', () => {

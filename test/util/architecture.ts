@@ -95,10 +95,10 @@ export interface LayerRules {
   readonly bannedPackages: { [folder: string]: string[] };
   /**
    * Folders whose files form independent groups that never import each other (presets): a file's group is the first
-   * entry of `groups[folder]` whose prefix its name (without a leading `_`) starts with, else its own name. `index.ts`
-   * re-exports them all and is exempt.
+   * entry of `groups[folder]` whose prefix (or one of whose prefixes) its name (without a leading `_`) starts with, else
+   * its own name. `index.ts` re-exports them all and is exempt.
    */
-  readonly isolatedGroups: { [folder: string]: string[] };
+  readonly isolatedGroups: { [folder: string]: (string | string[])[] };
 }
 
 function folderOf(file: string): string | undefined {
@@ -106,9 +106,10 @@ function folderOf(file: string): string | undefined {
   return slash < 0 ? undefined : file.slice(0, slash);
 }
 
-function groupOf(file: string, prefixes: string[]): string {
+function groupOf(file: string, groups: (string | string[])[]): string {
   const name = path.posix.basename(file, '.ts').replace(/^_/, '');
-  return prefixes.find((p) => name.startsWith(p)) ?? name;
+  const group = groups.find((g) => (typeof g === 'string' ? [g] : g).some((p) => name.startsWith(p)));
+  return group === undefined ? name : typeof group === 'string' ? group : group.join('|');
 }
 
 /** every import that breaks the layering, as `from -> to: why`. */
