@@ -11,6 +11,10 @@
 //   of served modules), because the Go module proxy refuses the upstream hostpath driver, node-driver-registrar and
 //   livenessprobe. Named as ours, never as the upstream images: the tests set them through CsiNodePlugin's image
 //   props and keep the preset's args and probes, which these programs take as the upstream ones do
+// - filebeat, auditbeat: Elastic's Beats built from their Go module (github.com/elastic/beats/v7) at the version of
+//   cluster/beats/go.mod, which the Filebeat and Auditbeat presets pin, named as their default images; the binary at
+//   /usr/share/<beat>/<beat> as in Elastic's images (its home, its data directory below it); filebeat user 1000, as
+//   upstream's image, auditbeat root, as upstream's
 'use strict';
 const { spawnSync } = require('node:child_process');
 const crypto = require('node:crypto');
@@ -75,6 +79,34 @@ function csiSources() {
   return out.sort();
 }
 
+/** the Beats module's version, from cluster/beats/go.mod's require line (the one place it is pinned for the node). */
+const BEATS_DIR = path.join(__dirname, 'beats');
+function beatsVersion() {
+  const m = /^require github\.com\/elastic\/beats\/v7 (v\S+)$/m.exec(fs.readFileSync(path.join(BEATS_DIR, 'go.mod'), 'utf8'));
+  if (!m) throw new lib.ClusterError('cluster/beats/go.mod has no "require github.com/elastic/beats/v7 vX.Y.Z" line');
+  return m[1];
+}
+
+/**
+ * One Beat's image: the binary built in cluster/beats, at Elastic's path, and the users file. Cold, on this kind of
+ * machine, with one core (GOMAXPROCS=1 -p 1) while others built: filebeat 213 s including the module downloads,
+ * auditbeat 10 s after it.
+ */
+function beatImage(beat, user) {
+  return {
+    ref: `docker.elastic.co/beats/${beat}:${beatsVersion().slice(1)}`,
+    inputs: () => [goVersion(), fs.readFileSync(path.join(BEATS_DIR, 'go.mod'), 'utf8'), fs.readFileSync(path.join(BEATS_DIR, 'go.sum'), 'utf8'), PASSWD, GROUP],
+    build(root, work, log) {
+      const home = path.join(root, 'usr', 'share', beat);
+      fs.mkdirSync(path.join(home, 'data'), { recursive: true });
+      log(`building ${beat} from Elastic's Beats module (cold about 3.5 minutes; the second Beat seconds after the first)`);
+      goBuild(['build', '-trimpath', '-ldflags=-s -w', '-o', path.join(home, beat), `github.com/elastic/beats/v7/${beat}`], BEATS_DIR, `github.com/elastic/beats/v7/${beat}`, log);
+      writeUsers(root);
+      return { User: user, WorkingDir: `/usr/share/${beat}`, Entrypoint: [`/usr/share/${beat}/${beat}`], Cmd: ['-environment', 'container'] };
+    },
+  };
+}
+
 /** the images the real node gets; `ref` is the name the pods ask for. */
 const IMAGES = {
   pause: {
@@ -109,6 +141,8 @@ const IMAGES = {
   'csi-driver': csiImage('driver'),
   'csi-registrar': csiImage('registrar'),
   'csi-livenessprobe': csiImage('livenessprobe'),
+  filebeat: beatImage('filebeat', '1000'),
+  auditbeat: beatImage('auditbeat', '0'),
 };
 
 /** builds (unless cached) and returns the archive of each image: { name: { ref, archive, built } }. */
