@@ -4,10 +4,17 @@
 // Elastic's Beats Go module at the version the preset pins (named as the preset's image, so the preset runs unchanged,
 // with the console output): Ready on its probes, as root with no capability, harvesting the line a busybox pod logs
 // from the root-owned, not world-readable log file, keeping its registry in the host's data directory, and never
-// harvesting its own log.
+// harvesting its own log. Auditbeat runs on the node with its preset's host namespaces, capabilities and mounts, and
+// its file_integrity module only: it hashes a directory of the test's and reports a file created there. Its auditd
+// module is left out on this shared machine, where the kernel does answer audit requests from the initial PID
+// namespace: it would delete the node's audit rules, load its own, enable auditing and become the audit daemon, and
+// Auditbeat restores none of that when it stops.
+import * as crypto from 'crypto';
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 import { Chart, Testing } from 'cdk8s';
+import { parse, stringify } from 'yaml';
 import { applyAll, resetCluster } from './cluster';
 import { Kube, ROOT, eventually } from './kube';
 import { capabilityNames, cleanUp, containerLog, hostProcesses, onRealNode, podOnRealNode, requireRealNode, tolerateRealNode } from './real-node';
@@ -130,5 +137,60 @@ describe('Filebeat on the real node, with the console output', () => {
       return text.includes(loggerPod.metadata.name) ? text : undefined;
     }, { timeoutMs: 30_000, intervalMs: 500 });
     expect(entries).toContain(event.log.file.path);
+  }, 240_000);
+});
+
+const AUDITBEAT_DATA = '/var/lib/auditbeat-data';
+
+describe('Auditbeat on the real node, with the file_integrity module', () => {
+  const dataDirExisted = fs.existsSync(AUDITBEAT_DATA);
+  const watched = fs.mkdtempSync(path.join(os.tmpdir(), 'cdk8s-auditbeat-'));
+  beforeAll(() => cleanUp(kube));
+  afterAll(async () => {
+    await cleanUp(kube);
+    fs.rmSync(watched, { recursive: true, force: true });
+    if (!dataDirExisted) fs.rmSync(AUDITBEAT_DATA, { recursive: true, force: true });
+  });
+
+  test('Ready with AUDIT_CONTROL and AUDIT_READ only, in the host PID namespace; reports a file created in a watched host directory, with its hash', async () => {
+    // the preset's configuration without its auditd module (see the top of this file)
+    const config = parse(Auditbeat.renderConfig(ElasticOutput.console(), [watched]));
+    config['auditbeat.modules'] = config['auditbeat.modules'].filter((m: any) => m.module === 'file_integrity');
+    expect(config['auditbeat.modules']).toHaveLength(1);
+    const objects = synth((chart) => {
+      const auditbeat = new Auditbeat(chart, 'auditbeat', {
+        namespace: 'real-node-auditbeat', fileIntegrityPaths: [watched], configFiles: { 'auditbeat.yml': stringify(config) },
+      });
+      tolerateRealNode(auditbeat);
+    });
+    const ds = objects.find((o) => o.kind === 'DaemonSet');
+    const container = ds.spec.template.spec.containers[0];
+    expect(container.image).toBe(Auditbeat.DEFAULT_IMAGE);
+    expect(node.images.auditbeat).toBe(Auditbeat.DEFAULT_IMAGE);
+    expect(ds.spec.template.spec).toMatchObject({ hostPID: true, hostNetwork: true });
+    await applyAll(kube, onRealNode(objects));
+
+    const pod = await podOnRealNode(kube, ds, undefined, 120_000);
+    expect(pod.status.containerStatuses[0]).toMatchObject({ ready: true, restartCount: 0 });
+    // the process on the host: root with exactly the two audit capabilities, in the host's PID namespace
+    const [beat] = hostProcesses('/usr/share/auditbeat/auditbeat');
+    expect(beat).toBeDefined();
+    expect(beat.status.Uid).toEqual(['0', '0', '0', '0']);
+    expect(capabilityNames(beat.status.CapEff[0])).toEqual(['AUDIT_CONTROL', 'AUDIT_READ']);
+    expect(capabilityNames(beat.status.CapBnd[0])).toEqual(['AUDIT_CONTROL', 'AUDIT_READ']);
+    expect(beat.status.NSpid).toEqual([String(beat.pid)]);
+
+    const content = `written by the real-node test at ${Date.now()}\n`;
+    const file = path.join(watched, 'created.txt');
+    const events = () => containerLog(pod, container.name).split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+    // the file is created after the module's scan at start, so that it is reported as created, not as found
+    await eventually('Auditbeat\'s initial scan of the watched directory', async () =>
+      containerLog(pod, container.name).includes('File system scan completed') ? true : undefined, { timeoutMs: 60_000, intervalMs: 500 });
+    fs.writeFileSync(file, content);
+    const event = await eventually(`a file_integrity event for ${file}`, async () =>
+      events().find((e) => e.event?.module === 'file_integrity' && e.file?.path === `/hostfs${file}` && e.event?.action?.includes('created')),
+    { timeoutMs: 60_000, intervalMs: 500 });
+    expect(event.hash.sha1).toBe(crypto.createHash('sha1').update(content).digest('hex'));
+    expect(fs.existsSync(path.join(AUDITBEAT_DATA, 'beat.db'))).toBe(true);
   }, 240_000);
 });
