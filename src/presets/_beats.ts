@@ -2,12 +2,12 @@
  * Internal: what Filebeat and Auditbeat share, as Elastic's Kubernetes manifests configure both (the data directory,
  * the Kubernetes metadata, the output, the RBAC). Not exported from the package.
  */
-import { Yaml } from 'cdk8s';
+import { Size, Yaml } from 'cdk8s';
 import { Construct } from 'constructs';
-import { AccessRule, AgentPort, AgentProbe, HostMount } from '../agent';
+import { AccessRule, AgentPort, AgentProbe, HostMount, NodeAgentProps, Toleration } from '../agent';
 import { ElasticOutput } from './elastic-output';
 import { kplus } from '../agent/_plus';
-import { EssentialItems, presetFail } from '../agent/_preset';
+import { EssentialItems, presetFail, withPresetDefaults, withoutKeys } from '../agent/_preset';
 import { show } from '../agent/_validate';
 
 /** the port of the Beats HTTP endpoint (`http.port`): `GET /` answers with the beat's info, `/stats` with its counters. */
@@ -83,9 +83,42 @@ export function monitoringPort(hostPortReason?: string): AgentPort {
   };
 }
 
-/** liveness and readiness: the HTTP endpoint answers once the beat has started its pipeline. */
-export function monitoringProbes(): { liveness: AgentProbe; readiness: AgentProbe } {
-  return { liveness: AgentProbe.httpGet('/', { port: MONITORING_PORT }), readiness: AgentProbe.httpGet('/', { port: MONITORING_PORT }) };
+/** what a beat preset sets beyond the defaults both share (`beatProps`), and the list items it keeps. */
+export interface BeatDefaults {
+  readonly image: string;
+  readonly output: ElasticOutput;
+  /** the props only the preset reads (not NodeAgent props), besides `output`. */
+  readonly ownProps: string[];
+  readonly essentials: ReturnType<typeof beatEssentials> & { [prop: string]: EssentialItems };
+  readonly defaults: Partial<NodeAgentProps>;
+}
+
+/**
+ * A beat's NodeAgent props: the defaults both share (the binary started with the configuration, the output's
+ * credentials from their keys, probes on the HTTP endpoint, Elastic's resources, the control-plane toleration, the
+ * essential list items), the preset's own, then the user's, merged as every preset merges them.
+ */
+export function beatProps(scope: Construct, id: string, who: BeatIdentity, props: object, beat: BeatDefaults): NodeAgentProps {
+  const envValueFrom = beat.output._env();
+  const lists: { [prop: string]: EssentialItems } = beat.essentials;
+  const essentialItems = Object.fromEntries(Object.entries(lists).map(([prop, e]) => [prop, e.items]));
+  const defaults: NodeAgentProps = {
+    image: beat.image,
+    command: [`${beatHome(who.beat)}/${who.beat}`],
+    envValueFrom: Object.keys(envValueFrom).length > 0 ? envValueFrom : undefined,
+    liveness: AgentProbe.httpGet('/', { port: MONITORING_PORT }),
+    readiness: AgentProbe.httpGet('/', { port: MONITORING_PORT }),
+    resources: { cpuRequest: kplus().Cpu.millis(100), memoryRequest: Size.mebibytes(100), memoryLimit: Size.mebibytes(200) },
+    tolerations: [Toleration.controlPlane()],
+    ...essentialItems,
+    ...beat.defaults,
+  };
+  return withPresetDefaults(defaults, withoutKeys(props, ['output', ...beat.ownProps]), {
+    preset: who.preset,
+    fail: (m) => presetFail(scope, id, m),
+    lists,
+    maps: { envValueFrom: { entries: envValueFrom, why: `the ${beat.output.kind} output reads its credentials from them` } },
+  });
 }
 
 

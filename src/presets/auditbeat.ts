@@ -1,12 +1,11 @@
-import { Size } from 'cdk8s';
 import { Construct } from 'constructs';
-import { CapabilityGrant, HostMount, NodeAgent, NodeAgentProps, NodeAgentSettings, Toleration } from '../agent';
+import { CapabilityGrant, HostMount, NodeAgent, NodeAgentProps, NodeAgentSettings } from '../agent';
 import {
-  beatEssentials, beatHome, checkConfigFiles, checkOutput, dataMount, kubernetesMetadata, monitoringPort, monitoringProbes, renderBeatConfig,
+  beatEssentials, beatProps, checkConfigFiles, checkOutput, dataMount, kubernetesMetadata, monitoringPort, renderBeatConfig,
 } from './_beats';
 import { ElasticOutput } from './elastic-output';
 import { kplus } from '../agent/_plus';
-import { PresetAcknowledgement, acknowledgeDefaults, presetFail, withPresetDefaults, withoutKeys } from '../agent/_preset';
+import { PresetAcknowledgement, acknowledgeDefaults, presetFail } from '../agent/_preset';
 import { checkPresetProps, instance, presetProps, string, strings } from '../agent/_props-schema';
 import { show } from '../agent/_validate';
 
@@ -187,31 +186,22 @@ export class Auditbeat extends NodeAgent {
         why: 'its probes use the Beats HTTP endpoint on 5066',
       },
     };
-    const envValueFrom = output._env();
-    const defaults: NodeAgentProps = {
+    return beatProps(scope, id, WHO, props, {
       image: Auditbeat.DEFAULT_IMAGE,
-      command: [`${beatHome('auditbeat')}/auditbeat`],
-      args: essentials.args.items,
-      envValueFrom: Object.keys(envValueFrom).length > 0 ? envValueFrom : undefined,
-      configFiles: { 'auditbeat.yml': Auditbeat.renderConfig(output, paths, props.auditRules) },
-      configMountPath,
-      hostPID: { reason: 'the kernel answers audit control requests (becoming the audit daemon, loading rules) only from the initial PID namespace' },
-      hostNetwork: { reason: 'the kernel sends audit events to multicast subscribers only in the initial network namespace' },
-      runAsRoot: { reason: 'the added audit capabilities are effective only for UID 0 (Kubernetes grants no ambient capabilities); the file_integrity module reads root-only files such as /etc/shadow; every other capability is dropped' },
-      capabilities,
-      hostMounts: essentials.hostMounts.items,
-      ports: essentials.ports.items,
-      ...monitoringProbes(),
-      resources: { cpuRequest: kplus().Cpu.millis(100), memoryRequest: Size.mebibytes(100), memoryLimit: Size.mebibytes(200) },
-      clusterPermissions: essentials.clusterPermissions.items,
-      tolerations: [Toleration.controlPlane()],
-      priorityClassName: 'system-cluster-critical',
-    };
-    return withPresetDefaults(defaults, withoutKeys(props, ['output', 'fileIntegrityPaths', 'auditRules']), {
-      preset: WHO.preset,
-      fail: (m) => presetFail(scope, id, m),
-      lists: essentials,
-      maps: { envValueFrom: { entries: envValueFrom, why: `the ${output.kind} output reads its credentials from them` } },
+      output,
+      ownProps: ['fileIntegrityPaths', 'auditRules'],
+      essentials,
+      defaults: {
+        configFiles: { 'auditbeat.yml': Auditbeat.renderConfig(output, paths, props.auditRules) },
+        configMountPath,
+        hostPID: { reason: 'the kernel answers audit control requests (becoming the audit daemon, loading rules) only from the initial PID namespace' },
+        hostNetwork: { reason: 'the kernel sends audit events to multicast subscribers only in the initial network namespace' },
+        runAsRoot: {
+          reason: 'the added audit capabilities are effective only for UID 0 (Kubernetes grants no ambient capabilities); the file_integrity module ' +
+            'reads root-only files such as /etc/shadow; every other capability is dropped',
+        },
+        priorityClassName: 'system-cluster-critical',
+      },
     });
   }
 

@@ -1,12 +1,11 @@
-import { Chart, Size } from 'cdk8s';
+import { Chart } from 'cdk8s';
 import { Construct } from 'constructs';
-import { HostMount, NodeAgent, NodeAgentProps, NodeAgentSettings, Toleration } from '../agent';
+import { HostMount, NodeAgent, NodeAgentProps, NodeAgentSettings } from '../agent';
 import {
-  beatEssentials, beatHome, checkConfigFiles, checkOutput, dataMount, kubernetesMetadata, monitoringPort, monitoringProbes, renderBeatConfig,
+  beatEssentials, beatProps, checkConfigFiles, checkOutput, dataMount, kubernetesMetadata, monitoringPort, renderBeatConfig,
 } from './_beats';
 import { ElasticOutput } from './elastic-output';
-import { kplus } from '../agent/_plus';
-import { presetFail, withPresetDefaults, withoutKeys } from '../agent/_preset';
+import { presetFail } from '../agent/_preset';
 import { checkPresetProps, instance, presetProps } from '../agent/_props-schema';
 import { show } from '../agent/_validate';
 
@@ -115,27 +114,16 @@ export class Filebeat extends NodeAgent {
       },
       ports: { items: [monitoringPort()], why: 'its probes use the Beats HTTP endpoint on 5066' },
     };
-    const envValueFrom = output._env();
-    const defaults: NodeAgentProps = {
+    return beatProps(scope, id, WHO, props, {
       image: Filebeat.DEFAULT_IMAGE,
-      command: [`${beatHome('filebeat')}/filebeat`],
-      args: essentials.args.items,
-      envValueFrom: Object.keys(envValueFrom).length > 0 ? envValueFrom : undefined,
-      configFiles: { 'filebeat.yml': Filebeat.renderConfig(output, [ownLogs]) },
-      configMountPath,
-      runAsRoot: { reason: 'reads container logs under /var/log/pods, which are root-owned and not world-readable; every capability is dropped' },
-      hostMounts: essentials.hostMounts.items,
-      ports: essentials.ports.items,
-      ...monitoringProbes(),
-      resources: { cpuRequest: kplus().Cpu.millis(100), memoryRequest: Size.mebibytes(100), memoryLimit: Size.mebibytes(200) },
-      clusterPermissions: essentials.clusterPermissions.items,
-      tolerations: [Toleration.controlPlane()],
-    };
-    return withPresetDefaults(defaults, withoutKeys(props, ['output']), {
-      preset: WHO.preset,
-      fail: (m) => presetFail(scope, id, m),
-      lists: essentials,
-      maps: { envValueFrom: { entries: envValueFrom, why: `the ${output.kind} output reads its credentials from them` } },
+      output,
+      ownProps: [],
+      essentials,
+      defaults: {
+        configFiles: { 'filebeat.yml': Filebeat.renderConfig(output, [ownLogs]) },
+        configMountPath,
+        runAsRoot: { reason: 'reads container logs under /var/log/pods, which are root-owned and not world-readable; every capability is dropped' },
+      },
     });
   }
 
