@@ -3,7 +3,7 @@ import {
   PINNED, SameKeys, acknowledgedRules, chart, clusterRules, container, find, hostMount, hostMounts, kinds,
   openFindings, podSpec, reasonFor, reasonKeys, synthOf,
 } from './preset-helpers';
-import { Auditbeat, AuditbeatProps, ElasticOutput, EnvValue, HostMount, NodeAgent, NodeAgentProps } from '../../src';
+import { Auditbeat, AuditbeatProps, ElasticOutput, EnvValue, HostMount, MetricsMonitor, NodeAgent, NodeAgentProps } from '../../src';
 
 function synth(props?: AuditbeatProps): any[] {
   return synthOf((c) => new Auditbeat(c, 'auditbeat', props));
@@ -153,6 +153,10 @@ describe('Auditbeat defaults', () => {
     expect(openFindings(other)).toEqual([expect.stringMatching(/^\[critical\] NA-HOSTPATH-SENSITIVE \(agent\)/)]);
   });
 
+  test('no metrics endpoint: the HTTP endpoint serves JSON, not the Prometheus format', () => {
+    expect(() => new Auditbeat(chart(), 'auditbeat').addMetricsMonitor(MetricsMonitor.podMonitor())).toThrow(/addMetricsMonitor: this agent declares no metrics endpoint/);
+  });
+
   test('snapshot', () => {
     expect(manifests).toMatchSnapshot();
   });
@@ -193,6 +197,11 @@ describe('Auditbeat overrides', () => {
   test('host mounts of the user\'s end the acknowledgement of /etc: the mounts are then partly the user\'s to judge', () => {
     expect(() => synth({ hostMounts: [HostMount.readOnly('/usr/local/bin', { mountPath: '/hostfs/usr/local/bin', reason: 'local binaries' })] }))
       .toThrow(/\[critical\] NA-HOSTPATH-SENSITIVE: DaemonSet auditbeat\/auditbeat, container "agent": mounts host path \/etc read-only at \/hostfs\/etc/);
+  });
+
+  test('bad props are refused naming the field', () => {
+    expect(() => synth({ fileIntegrityPath: ['/etc'] } as any)).toThrow('[test/auditbeat] AuditbeatProps has no property "fileIntegrityPath": did you mean "fileIntegrityPaths"?');
+    expect(() => synth({ fileIntegrityPaths: '/etc' } as any)).toThrow(/^\[test\/auditbeat\] fileIntegrityPaths must be a list of host paths .*, got "\/etc": write a list/);
   });
 
   test('configFiles must hold auditbeat.yml; bad renderConfig arguments are refused', () => {

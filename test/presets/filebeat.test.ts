@@ -201,7 +201,8 @@ describe('Filebeat overrides', () => {
   });
 
   test('a bad output or bad props are refused naming the field', () => {
-    expect(() => new Filebeat(chart(), 'fb', { output: 'console' as any })).toThrow(/output/);
+    expect(() => new Filebeat(chart(), 'fb', { output: 'console' as any })).toThrow(
+      '[test/fb] output must be created with ElasticOutput.elasticsearch(), logstash() or console(), got "console"');
     expect(() => Filebeat.renderConfig({} as any)).toThrow('Filebeat.renderConfig: output must be created with ElasticOutput.elasticsearch(), logstash() or console(), got {}');
     expect(() => Filebeat.renderConfig(ElasticOutput.console(), 'x' as any)).toThrow(/excludeFiles must be a list of regular expressions/);
   });
