@@ -78,8 +78,9 @@ export class ElasticOutput {
     }
     for (const [field, value] of [['password', o.password], ['apiKey', o.apiKey]] as const) {
       if (value !== undefined && value.kind !== 'secret') {
-        throw new Error(`${where}: the ${field} comes from the ConfigMap ${value.name}; a credential belongs in a Secret: ` +
-          `EnvValue.fromSecretKey('${value.name}', '${value.key}')`);
+        const from = value.kind === 'configMap' ? `the ConfigMap ${value.name}` : `the pod field ${value.name}`;
+        const fix = value.kind === 'configMap' ? `EnvValue.fromSecretKey('${value.name}', '${value.key}')` : "EnvValue.fromSecretKey('<secret>', '<key>')";
+        throw new Error(`${where}: the ${field} comes from ${from}; a credential belongs in a Secret: ${fix}`);
       }
     }
     for (const ca of o.certificateAuthorities ?? []) {

@@ -37,6 +37,8 @@ describe('ElasticOutput', () => {
     expect(() => ElasticOutput.elasticsearch(['es:9200'], { username: secret('username'), password: EnvValue.fromConfigMapKey('es', 'password') })).toThrow(
       "ElasticOutput.elasticsearch: the password comes from the ConfigMap es; a credential belongs in a Secret: EnvValue.fromSecretKey('es', 'password')");
     expect(() => ElasticOutput.elasticsearch(['es:9200'], { apiKey: EnvValue.fromConfigMapKey('es', 'key') })).toThrow(/the apiKey comes from the ConfigMap es/);
+    expect(() => ElasticOutput.elasticsearch(['es:9200'], { apiKey: EnvValue.fromPodField('metadata.name') })).toThrow(
+      "ElasticOutput.elasticsearch: the apiKey comes from the pod field metadata.name; a credential belongs in a Secret: EnvValue.fromSecretKey('<secret>', '<key>')");
   });
 
   test('credentials are never literals, never half given, never both kinds', () => {
