@@ -142,6 +142,10 @@ describe('CsiNodePlugin on the real node (the driver, registrar and livenessprob
     const [driverProcess] = hostProcesses('/bin/driver');
     expect(containers[0].securityContext).toMatchObject({ privileged: true, capabilities: { drop: ['ALL'] } });
     expect(capabilityNames(driverProcess.status.CapEff[0])).toContain('SYS_ADMIN');
+    // and no seccomp filter, though RuntimeDefault applies to it on paper: the runtime confines no privileged
+    // container (why the review's NA-SECCOMP does not ask a privileged container for a profile)
+    expect(containers[0].securityContext.seccompProfile?.type ?? ds.spec.template.spec.securityContext?.seccompProfile?.type).toBe('RuntimeDefault');
+    expect(driverProcess.status.Seccomp).toEqual(['0']); // SECCOMP_MODE_DISABLED
   });
 
   test('without a CSIDriver object listing Ephemeral, the kubelet refuses the inline volume (FailedMount)', async () => {

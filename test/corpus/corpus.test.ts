@@ -441,6 +441,40 @@ describe('known gaps', () => {
     expect(pods).toBe(1); // grafana-kube-prometheus
   });
 
+  test('a privileged container is never asked for a seccomp profile: it runs Unconfined whatever it sets (NA-PRIVILEGED says so)', async () => {
+    let allPrivileged = 0;
+    for (const { name, w, got } of await all()) {
+      const privileged = new Set(w.hostAccess.filter((h) => h.type === 'privileged').map((h) => h.container));
+      const seccomp = got.findings.filter((f: any) => f.rules.includes('NA-SECCOMP'));
+      for (const f of seccomp) expect(`${name} ${w.name}: ${f.container ?? 'pod'}`).not.toMatch(new RegExp(`: (${[...privileged].join('|')})$`));
+      if (w.containers.every((c) => privileged.has(c.name))) {
+        allPrivileged++;
+        expect(`${name} ${w.name}: ${seccomp.length}`).toBe(`${name} ${w.name}: 0`);
+      }
+    }
+    // 18, kubeadm-kube-proxy among them; before the fix, 16 of them had a pod-level NA-SECCOMP (the other two, calico
+    // and canal-etcd, set a profile)
+    expect(allPrivileged).toBe(18);
+  });
+
+  test('kube-proxy keeps its token: nothing said of kubeadm\'s kube-proxy offers automountServiceAccountToken: false, with the RBAC kubeadm applies beside it or without', async () => {
+    const offersNoToken = (f: any) => /automountServiceAccountToken: false/.test(f.fix ?? '');
+    const { got } = (await all()).find((x) => x.name === 'kubeadm-kube-proxy')!;
+    // with its ClusterRoleBinding to system:node-proxier in the file: the ServiceAccount is bound, nothing to say
+    expect(got.findings.filter((f: any) => f.rules.includes('NA-AUTOMOUNT-TOKEN') || offersNoToken(f))).toEqual([]);
+    // the DaemonSet document alone, as a reviewer of the DaemonSet sees it: the token is said to be needed
+    const daemonSet = parseAllDocuments(fs.readFileSync(manifestPath('kubeadm-kube-proxy'), 'utf8')).find((d) => d.toJS()?.kind === 'DaemonSet')!;
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'corpus-kube-proxy-')), 'kube-proxy-daemonset.yaml');
+    fs.writeFileSync(file, daemonSet.toString());
+    const r = await runCli('review', '--json', file);
+    expect(r.code).toBe(0);
+    const findings = JSON.parse(r.stdout).workloads[0].findings;
+    expect(findings.filter(offersNoToken)).toEqual([]);
+    const token = findings.filter((f: any) => f.rules.includes('NA-AUTOMOUNT-TOKEN'));
+    expect(token.map((f: any) => f.message)).toEqual([expect.stringContaining('container "kube-proxy" runs kube-proxy, which calls the API with that token')]);
+    expect(token[0].fix).toMatch(/^keep the token: kube-proxy watches the API with it; its RBAC is bound outside these manifests \(kube-proxy's by kubeadm to system:node-proxier\)/);
+  });
+
   test('the rights of a workload without a namespace, bound where its bindings expect it (appliesIf), are reported conditionally at their severity', async () => {
     let conditional = 0;
     for (const { name, w, got } of await all()) {

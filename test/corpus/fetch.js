@@ -10,7 +10,12 @@
 //   - helmChart: the chart as the project publishes it in its module, rendered with its defaults by `helm template`,
 //     helm itself built from its Go module (sources.json `renderers`);
 //   - kustomize: an overlay as the project publishes it, rendered by `kustomize build`, kustomize built from its Go
-//     module the same way and cached beside helm.
+//     module the same way and cached beside helm;
+//   - program: objects a project generates in code rather than publishes as a file (kubeadm's kube-proxy addon), printed
+//     by the project's own code: a Go program of this repository (test/reference/<name>, which imports the module at
+//     the recorded version and calls the function the project's own command runs), built with its go.mod/go.sum into
+//     a cache outside the repository keyed by its files, as helm is; the module's source files that hold the templates
+//     are sha256-checked like published files.
 //
 // Registry: the Go module proxy, through `go mod download -json M@V` (the module lands in GOMODCACHE, which persists
 // between a session and its CI, so a warm run downloads nothing). The module's go.sum hash (h1:) and every file's
@@ -198,6 +203,39 @@ async function ensureRenderer(name, renderer, progress) {
   return exe;
 }
 
+/** a program entry's binary: cached by the sha256 of its go.mod, go.sum and main.go, or built now with `go build`. */
+async function ensureProgram(entry, progress) {
+  const what = describe(entry);
+  const src = path.join(ROOT, entry.program.path);
+  const goMod = fs.readFileSync(path.join(src, 'go.mod'), 'utf8');
+  // the program must import the very module version whose files are checked below
+  if (!new RegExp(`^require ${entry.module.replace(/[.]/g, '\\.')} ${entry.version.replace(/[.]/g, '\\.')}$`, 'm').test(goMod)) {
+    fail(`${what}: ${entry.program.path}/go.mod does not require ${entry.module} ${entry.version}`);
+  }
+  const hash = crypto.createHash('sha256');
+  for (const f of ['go.mod', 'go.sum', 'main.go']) hash.update(fs.readFileSync(path.join(src, f)));
+  hash.update(JSON.stringify(PROGRAM_BUILD_ARGS));
+  const name = path.basename(src);
+  const dir = path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'cdk8s-node-agents', name, hash.digest('hex').slice(0, 12));
+  const exe = path.join(dir, name);
+  if (fs.existsSync(exe)) {
+    progress.line(`${name}: cached in ${dir}`);
+    return exe;
+  }
+  progress.line(`${name}: building ${entry.program.path} with Go (cold caches: a few minutes on 2 cores), into ${dir}`);
+  progress.active.add(`go build ${name}`);
+  fs.mkdirSync(dir, { recursive: true });
+  const tmp = `${exe}.${process.pid}.tmp`;
+  const r = await runAsync('go', [...PROGRAM_BUILD_ARGS, tmp, '.'], { cwd: src, env: { ...process.env, GOWORK: 'off', CGO_ENABLED: '0' } });
+  progress.active.delete(`go build ${name}`);
+  if (r.status !== 0) fail(`${what}: \`go build\` in ${entry.program.path} failed: ${r.stderr.trim()}`);
+  fs.renameSync(tmp, exe);
+  progress.line(`${name}: built`);
+  return exe;
+}
+
+const PROGRAM_BUILD_ARGS = ['build', '-mod=readonly', '-trimpath', '-o'];
+
 /** the tree at dir must be the one sources.json records (file count and tree sha256). */
 function checkTree(dir, rel, expected, what) {
   const tree = treeSha256(dir);
@@ -208,6 +246,16 @@ function checkTree(dir, rel, expected, what) {
 
 function describe(entry) {
   return `corpus source ${entry.name} (${entry.module}@${entry.version})`;
+}
+
+/** every file of entry.files must have its recorded sha256 in the module directory. */
+function checkFiles(entry, dir, what) {
+  return entry.files.map((f) => {
+    const data = fs.readFileSync(path.join(dir, f.path));
+    const got = sha256(data);
+    if (got !== f.sha256) fail(`${what}: ${f.path} has sha256 ${got}, sources.json records ${f.sha256}`);
+    return data;
+  });
 }
 
 function assemble(entry, renderers) {
@@ -232,11 +280,14 @@ function assemble(entry, renderers) {
     if (r.status !== 0) fail(`${what}: kustomize build failed: ${r.stderr.trim()}`);
     return r.stdout;
   }
+  if (entry.program) {
+    checkFiles(entry, dir, what);
+    const r = run(renderers.programs.get(entry.name), entry.program.args);
+    if (r.status !== 0) fail(`${what}: ${entry.program.path} failed: ${r.stderr.trim()}`);
+    return r.stdout;
+  }
   let text = '';
-  entry.files.forEach((f, i) => {
-    const data = fs.readFileSync(path.join(dir, f.path));
-    const got = sha256(data);
-    if (got !== f.sha256) fail(`${what}: ${f.path} has sha256 ${got}, sources.json records ${f.sha256}`);
+  checkFiles(entry, dir, what).forEach((data, i) => {
     if (i > 0) text += '---\n';
     const s = data.toString('utf8');
     text += s.endsWith('\n') || s === '' ? s : `${s}\n`;
@@ -291,8 +342,9 @@ async function main(argv) {
     // the renderers are the long pole on a cold machine: they build while the modules download
     const helm = todo.some((e) => e.helmChart) ? ensureRenderer('helm', spec.renderers.helm, progress) : Promise.resolve(undefined);
     const kustomize = todo.some((e) => e.kustomize) ? ensureRenderer('kustomize', spec.renderers.kustomize, progress) : Promise.resolve(undefined);
-    await Promise.all([downloadAll([...todo, ...fixtures].map((entry) => ({ entry, what: describe(entry) })), progress), helm, kustomize]);
-    const renderers = { helm: await helm, kustomize: await kustomize };
+    const programs = todo.filter((e) => e.program).map((e) => ensureProgram(e, progress).then((exe) => [e.name, exe]));
+    await Promise.all([downloadAll([...todo, ...fixtures].map((entry) => ({ entry, what: describe(entry) })), progress), helm, kustomize, ...programs]);
+    const renderers = { helm: await helm, kustomize: await kustomize, programs: new Map(await Promise.all(programs)) };
     fs.mkdirSync(path.join(OUT, 'fixtures'), { recursive: true });
     for (const entry of todo) write(path.join(OUT, `${entry.name}.yaml`), assemble(entry, renderers));
     for (const entry of fixtures) write(path.join(OUT, 'fixtures', `${entry.name}.yaml`), assemble(entry, renderers));

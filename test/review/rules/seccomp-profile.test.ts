@@ -34,4 +34,20 @@ describe('NA-SECCOMP: Containers run with a RuntimeDefault or Localhost seccomp 
   ])('Compliance: a Windows pod (%s) is not checked: the setting does not exist there', (_name, spec) => {
     expect(findingsOf(rule, [agent({ securityContext: {}, ...spec, containers: [{ name: 'agent', image: 'x:1' }] })])).toEqual([]);
   });
+
+  test('Compliance: a privileged container is not asked for a profile (it runs Unconfined whatever it sets); the others of its pod still are', () => {
+    const privileged = (more: any = {}) => goodContainer({ securityContext: { privileged: true, ...more } });
+    // kubeadm's kube-proxy: one privileged container, no profile anywhere
+    expect(findingsOf(rule, [agent({ securityContext: {}, containers: [privileged()] })])).toEqual([]);
+    expect(findingsOf(rule, [agent({ securityContext: {}, containers: [privileged({ seccompProfile: { type: 'Unconfined' } })] })])).toEqual([]);
+    // beside an unprivileged container without a profile: the finding is about that one only
+    const unconfined = goodContainer({ name: 'b', securityContext: { seccompProfile: { type: 'Unconfined' } } });
+    const mixed = agent({ securityContext: {}, containers: [privileged(), unconfined] });
+    expect(findingsOf(rule, [mixed]).map((f) => [f.container, f.field])).toEqual([['b', 'spec.template.spec.containers[1].securityContext.seccompProfile.type']]);
+    const initMixed = agent({ securityContext: {}, initContainers: [goodContainer({ name: 'init' })], containers: [privileged()] });
+    expect(findingsOf(rule, [initMixed]).map((f) => [f.container ?? 'pod', f.field])).toEqual([['pod', 'spec.template.spec.securityContext.seccompProfile.type']]);
+    // privileged: false is no exemption
+    const notPrivileged = agent({ securityContext: {}, containers: [goodContainer({ securityContext: { privileged: false } })] });
+    expect(findingsOf(rule, [notPrivileged])).toHaveLength(1);
+  });
 });
