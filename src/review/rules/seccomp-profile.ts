@@ -9,9 +9,8 @@ const CONFINED = ['RuntimeDefault', 'Localhost'];
  * the pod's). Windows pods are not checked: Windows has no seccomp (with `spec.os.name: windows` the API server rejects
  * the field). Privileged containers are not checked either: the runtime applies no seccomp profile to them, whatever the
  * manifest sets ("Privileged containers always run as Unconfined", Kubernetes' Seccomp reference,
- * kubernetes.io/docs/reference/node/seccomp/; on the real node, kubelet v1.37.2 with containerd and runc, the CSI preset's
- * privileged driver under the pod's RuntimeDefault ran with Seccomp 0, test/cluster/real-csi.test.ts), so asking them for
- * one would be a fix with no effect; NA-PRIVILEGED says they have no confinement.
+ * kubernetes.io/docs/reference/node/seccomp/), so asking them for one would be a fix with no effect; NA-PRIVILEGED says
+ * they have no confinement.
  */
 export class SeccompProfileRule implements IReviewRule {
   public readonly id = 'NA-SECCOMP';
@@ -28,7 +27,9 @@ export class SeccompProfileRule implements IReviewRule {
     if (isWindows(workload)) return [];
     const podSc = podSecurityContext(workload);
     const podType = obj(podSc.seccompProfile, podField(workload, 'securityContext.seccompProfile')).type;
-    // a privileged container runs Unconfined whatever it sets: a profile asked of it would change nothing
+    // a privileged container runs Unconfined whatever it sets: a profile asked of it would change nothing (on the real
+    // node, kubelet v1.37.2 with containerd and runc, the CSI preset's privileged driver under the pod's RuntimeDefault
+    // ran with Seccomp 0: test/cluster/real-csi.test.ts)
     const containers = containersOf(workload).filter((c) => c.sc.privileged !== true);
     const bad = containers
       .map((c) => ({ c, own: obj(c.sc.seccompProfile, `${c.path}.securityContext.seccompProfile`).type }))
