@@ -245,6 +245,9 @@ function withPodSpec(json: any, path: readonly string[], spec: any): any {
   return { ...json, [key]: withPodSpec(json[key], rest, spec) };
 }
 
+/** whether any app of the process declared a mirror. */
+let mirrorPassInstalled = false;
+
 /** objects that apply the mirror themselves, after their own JSON patches (see `mirrorRendered`). */
 export const MIRRORS_ITSELF = Symbol.for('cdk8s-node-agents.RegistryMirror.mirrorsItself');
 
@@ -252,11 +255,11 @@ export const MIRRORS_ITSELF = Symbol.for('cdk8s-node-agents.RegistryMirror.mirro
  * The object's rendering through its app's mirror, if the app declares one.
  */
 export function mirrorRendered(object: IConstruct, json: any): any {
+  // a process that declared no mirror renders exactly as before, without looking up the app
+  if (!mirrorPassInstalled) return json;
   const mirror = MIRRORS.get(object.node.root);
   return mirror === undefined ? json : mirror._mirrorManifest(object.node.path, json);
 }
-
-let mirrorPassInstalled = false;
 
 /**
  * Every ApiObject renders through `ApiObject.prototype.toJson` (cdk8s-plus and imported L1 classes call it as
