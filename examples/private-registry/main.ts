@@ -12,7 +12,7 @@ import { App, Chart } from 'cdk8s';
 import {
   AgentVolume, EnvValue, LogCollector, LogOutput, NodeMonitor, RegistryMirror, SecurityAgent, SecurityCheck,
 } from 'cdk8s-node-agents';
-import { Deployment, Probe, SeccompProfileType, ServiceAccount } from 'cdk8s-plus-28';
+import { Capability, Deployment, Probe, SeccompProfileType, ServiceAccount } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 
 /** where Loki's CA certificate is mounted in the collector. */
@@ -62,7 +62,8 @@ export class PrivateRegistryChart extends Chart {
         image: BLACKBOX_EXPORTER_IMAGE,
         portNumber: 9115,
         // the image's user is "nobody", a name the kubelet cannot check against runAsNonRoot: give its UID
-        securityContext: { user: 65534, group: 65534, seccompProfile: { type: SeccompProfileType.RUNTIME_DEFAULT } },
+        // and the restricted Pod Security level the monitoring namespace enforces: no capability, the runtime's seccomp profile
+        securityContext: { user: 65534, group: 65534, capabilities: { drop: [Capability.ALL] }, seccompProfile: { type: SeccompProfileType.RUNTIME_DEFAULT } },
         readiness: Probe.fromHttpGet('/-/healthy', { port: 9115 }),
         liveness: Probe.fromHttpGet('/-/healthy', { port: 9115 }),
       }],

@@ -1,6 +1,6 @@
 import { Testing } from 'cdk8s';
 import { BLACKBOX_EXPORTER_IMAGE, buildPrivateRegistryApp } from '../../examples/private-registry/main';
-import { LogCollector, NodeMonitor, SecurityAgent, SecurityCheck } from '../../src';
+import { LogCollector, NodeMonitor, PodSecurity, SecurityAgent, SecurityCheck } from '../../src';
 import { MIRROR_ANNOTATION } from '../../src/review/_image';
 import { synthValid } from '../util/k8s-schema';
 
@@ -40,6 +40,10 @@ test('the Deployment, which is not an agent, pulls through the mirror too, with 
   const spec = deployment.spec.template.spec;
   expect(spec.containers.map((c: any) => c.image)).toEqual([`mirror.example.com/${BLACKBOX_EXPORTER_IMAGE}`]);
   expect(spec.imagePullSecrets).toEqual([{ name: 'mirror-credentials' }]);
+  // no Pod Security warning where it runs: the monitoring namespace warns at the level its agent meets
+  const level = all.find((m) => m.kind === 'Namespace' && m.metadata.name === 'monitoring').metadata.labels['pod-security.kubernetes.io/warn'];
+  expect(level).toBe('restricted');
+  expect(PodSecurity.violationsAt(spec, level)).toEqual([]);
   expect(JSON.parse(deployment.metadata.annotations[MIRROR_ANNOTATION])).toEqual({
     mirror: 'mirror.example.com', images: { [BLACKBOX_EXPORTER_IMAGE]: `mirror.example.com/${BLACKBOX_EXPORTER_IMAGE}` },
   });
