@@ -1,6 +1,7 @@
 // Agents for a cluster that pulls every image through a private mirror and keeps its credentials in Secrets:
 // - every image of every agent (presets, init containers, sidecars) is pulled through mirror.example.com, with the
-//   mirror's pull secret, the tags and digests as pinned (RegistryMirror);
+//   mirror's pull secret, the tags and digests as pinned (RegistryMirror); so is every other object of the app that
+//   holds a pod spec: here a cdk8s-plus Deployment of the Prometheus blackbox exporter;
 // - Fluent Bit ships to a Loki behind basic authentication: the user name and password come from keys of the Secret
 //   loki-credentials as environment variables (valueFrom.secretKeyRef), which the Fluent Bit configuration reads as
 //   ${LOKI_USERNAME} and ${LOKI_PASSWORD}; the manifests carry the references, never the values;
@@ -11,12 +12,16 @@ import { App, Chart } from 'cdk8s';
 import {
   AgentVolume, EnvValue, LogCollector, LogOutput, NodeMonitor, RegistryMirror, SecurityAgent, SecurityCheck,
 } from 'cdk8s-node-agents';
+import { Capability, Deployment, Probe, SeccompProfileType, ServiceAccount } from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 
 /** where Loki's CA certificate is mounted in the collector. */
 const LOKI_CA_DIR = '/etc/loki-ca';
 
-/** the log collector, the node monitor and the security agent, one namespace each. */
+/** the Prometheus blackbox exporter, as its project publishes it. */
+export const BLACKBOX_EXPORTER_IMAGE = 'quay.io/prometheus/blackbox-exporter:v0.27.0';
+
+/** the log collector, the node monitor and the security agent, one namespace each, and the blackbox exporter next to the monitor. */
 export class PrivateRegistryChart extends Chart {
   /** the log collector, shipping to the authenticated Loki. */
   public readonly logs: LogCollector;
@@ -24,6 +29,8 @@ export class PrivateRegistryChart extends Chart {
   public readonly metrics: NodeMonitor;
   /** the security agent. */
   public readonly security: SecurityAgent;
+  /** a workload that is not an agent: its image is pulled through the mirror too. */
+  public readonly probes: Deployment;
 
   constructor(scope: Construct, id: string) {
     super(scope, id);
@@ -46,6 +53,21 @@ export class PrivateRegistryChart extends Chart {
     });
     this.metrics = new NodeMonitor(this, 'node-exporter', { namespace: 'monitoring' });
     this.security = new SecurityAgent(this, 'falco', { namespace: 'falco' });
+    this.probes = new Deployment(this, 'blackbox-exporter', {
+      metadata: { namespace: 'monitoring' },
+      // its own identity, without a token: the exporter calls no API
+      serviceAccount: new ServiceAccount(this, 'blackbox-exporter-identity', { metadata: { namespace: 'monitoring' }, automountToken: false }),
+      containers: [{
+        name: 'blackbox-exporter',
+        image: BLACKBOX_EXPORTER_IMAGE,
+        portNumber: 9115,
+        // the image's user is "nobody", a name the kubelet cannot check against runAsNonRoot: give its UID
+        // and the restricted Pod Security level the monitoring namespace enforces: no capability, the runtime's seccomp profile
+        securityContext: { user: 65534, group: 65534, capabilities: { drop: [Capability.ALL] }, seccompProfile: { type: SeccompProfileType.RUNTIME_DEFAULT } },
+        readiness: Probe.fromHttpGet('/-/healthy', { port: 9115 }),
+        liveness: Probe.fromHttpGet('/-/healthy', { port: 9115 }),
+      }],
+    });
   }
 }
 

@@ -8,6 +8,7 @@
 import { ApiObject, ApiObjectProps, JsonPatch } from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import { currentSynth, synthCounterOf } from './_synth-counter';
+import { mirrorRendered, MIRRORS_ITSELF } from './registry-mirror';
 
 const RENDERED_FOR_REVIEW = Symbol.for('cdk8s-node-agents.PatchCheckedApiObject');
 
@@ -25,6 +26,8 @@ export class PatchCheckedApiObject extends ApiObject {
   constructor(scope: Construct, id: string, props: ApiObjectProps) {
     super(scope, id, props);
     Object.defineProperty(this, RENDERED_FOR_REVIEW, { value: true });
+    // the app's registry mirror applies to the rendering as the checked patches leave it
+    Object.defineProperty(this, MIRRORS_ITSELF, { value: true });
   }
 
   /** whether a JSON patch was added: without one, the rendering is the props as given, resolved. */
@@ -58,8 +61,15 @@ export class PatchCheckedApiObject extends ApiObject {
     return this.renderPatched();
   }
 
-  /** the rendering: the props resolved by cdk8s, then the JSON patches, each checked against what it applies to. */
+  /**
+   * the rendering: the props resolved by cdk8s, then the JSON patches, each checked against what it applies to, then the
+   * app's registry mirror.
+   */
   protected renderPatched(): any {
+    return mirrorRendered(this, this.applyPatches());
+  }
+
+  private applyPatches(): any {
     const rendered = super.toJson();
     if (this.checkedPatches.length === 0) return rendered;
     let json = rendered;

@@ -1,15 +1,20 @@
+import { ApiObject } from 'cdk8s';
 import { IConstruct } from 'constructs';
 import { parseImage } from './_image';
 import { REGISTRY_MIRROR_OPTIONS } from './_shapes';
 import { checkDnsSubdomain, checkOptions, fail, show } from './_validate';
+import { podSpecPathOf } from '../model/_pod-spec';
+import { MIRROR_ANNOTATION } from '../review/_image';
 
 /**
  * Options for a registry mirror.
  */
 export interface RegistryMirrorOptions {
   /**
-   * Secrets (of type `kubernetes.io/dockerconfigjson`, in each agent's namespace) with the mirror's
-   * credentials: added to every agent's `imagePullSecrets`.
+   * Secrets (of type `kubernetes.io/dockerconfigjson`) with the mirror's credentials: added to the
+   * `imagePullSecrets` of every agent and of every other pod spec whose images the mirror rewrote. A pod
+   * can only use a pull secret of its own namespace, so each Secret must exist in the namespace of every
+   * such object (an object without a namespace goes to the one it is applied to, usually `default`).
    *
    * @default - none: the mirror is pulled from anonymously or with the node's credentials
    */
@@ -26,18 +31,29 @@ const DOCKER_HUB_ALIASES = ['docker.io', 'index.docker.io', 'registry-1.docker.i
 const MIRRORS = new WeakMap<IConstruct, RegistryMirror>();
 
 /**
- * A registry mirror for a whole app: every image a NodeAgent renders (presets, init containers and
- * sidecars included) is pulled through it, as `<mirror>/<registry>/<path>`, with the tag and the
- * digest exactly as written: `quay.io/prometheus/node-exporter:v1.12.1` becomes
- * `mirror.example.com/quay.io/prometheus/node-exporter:v1.12.1`, and Docker Hub's `falcosecurity/falco:0.44.1`
- * becomes `mirror.example.com/docker.io/falcosecurity/falco:0.44.1`. An image already from the mirror
- * is left as it is.
+ * A registry mirror for a whole app: every image the app renders is pulled through it, as
+ * `<mirror>/<registry>/<path>`, with the tag and the digest exactly as written:
+ * `quay.io/prometheus/node-exporter:v1.12.1` becomes `mirror.example.com/quay.io/prometheus/node-exporter:v1.12.1`,
+ * and Docker Hub's `falcosecurity/falco:0.44.1` becomes `mirror.example.com/docker.io/falcosecurity/falco:0.44.1`.
+ * An image already from the mirror is left as it is.
  *
- * The rewrite is visible in the output: each DaemonSet carries the annotation
- * `node-agents.cdk8s.io/registry-mirror` with every original image and what it became. The agents'
- * security review knows the mirror: `NA-IMAGE-REGISTRY` judges a mirrored image by the registry it
- * mirrors, so `allowedRegistries` keeps naming the upstream registries. Objects other than NodeAgents
- * (a cdk8s-plus Deployment, a raw ApiObject) are not rewritten.
+ * "Every image" is every container, init container and ephemeral container of every object of the app
+ * that holds a pod spec: a Pod, a PodTemplate, the pod template of a DaemonSet, Deployment, StatefulSet,
+ * ReplicaSet, ReplicationController or Job, a CronJob's job template; NodeAgents and presets, cdk8s-plus
+ * constructs, raw `ApiObject`s and `Include`d YAML alike. The mirror does not know where a custom
+ * resource keeps its images (an Argo Rollout, an operator's CRD): those are left as written.
+ *
+ * The rewrite happens as each object renders, after the JSON patches the user added to it (an image a
+ * patch sets is mirrored too), and before the security review of `SecurityCheck` and of each NodeAgent:
+ * the review judges the manifest as written. It is visible in the output: each object whose images were
+ * rewritten (each NodeAgent's DaemonSet, always) carries, in its own `metadata.annotations`, the
+ * annotation `node-agents.cdk8s.io/registry-mirror` with every image of its pod and what it became, and
+ * the mirror's pull secrets are added to its pod spec. An object the mirror left unchanged is written
+ * as it was. An image the mirror cannot rewrite (not a valid reference, an unresolved token, from a
+ * registry with a port) fails the synth with the construct path, the field and the value.
+ *
+ * The security review knows the mirror: `NA-IMAGE-REGISTRY` judges a mirrored image of any object by
+ * the registry it mirrors, so `allowedRegistries` keeps naming the upstream registries.
  *
  * @example
  * RegistryMirror.of(app, 'mirror.example.com', { pullSecrets: ['mirror-credentials'] });
@@ -65,6 +81,7 @@ export class RegistryMirror {
     }
     const declared = new RegistryMirror(mirror, o.pullSecrets ?? []);
     MIRRORS.set(root, declared);
+    installMirrorPass();
     return declared;
   }
 
@@ -91,16 +108,172 @@ export class RegistryMirror {
    * @param image a valid image reference, e.g. `quay.io/prometheus/node-exporter:v1.12.1`
    */
   public rewrite(image: string): string {
+    const mirrored = this.mirrored(image);
+    if (typeof mirrored !== 'string') fail(undefined, `RegistryMirror${mirrored.problem}`);
+    return mirrored;
+  }
+
+  /**
+   * The object as rendered, its pod spec's images pulled through the mirror (see the class's doc): `json` itself when
+   * nothing changes, otherwise a copy.
+   *
+   * @internal
+   */
+  public _mirrorManifest(path: string, json: any): any {
+    const specPath = podSpecPathOf(json?.kind);
+    if (specPath === undefined || !WORKLOAD_GROUPS[json.kind].includes(apiGroupOf(json.apiVersion) ?? '/')) return json;
+    let spec = json;
+    for (const key of specPath) spec = isPlainObject(spec) ? spec[key] : undefined;
+    // a pod spec of the wrong shape holds no image to mirror: the review and the API server report the shape
+    if (!isPlainObject(spec)) return json;
+    const at = (field: string) => `[${path}] RegistryMirror ${this.mirror}: ${specPath.join('.')}.${field}`;
+    const rewrites = new Map<string, string>();
+    const images = new Set<string>();
+    const mirroredSpec = { ...spec };
+    for (const list of CONTAINER_LISTS) {
+      if (!Array.isArray(spec[list])) continue;
+      mirroredSpec[list] = spec[list].map((container: any, i: number) => {
+        const image = isPlainObject(container) ? container.image : undefined;
+        // a pod template may leave the image to whoever fills it in (the API server requires it of a Pod)
+        if (image === undefined || image === null) return container;
+        const field = `${list}[${i}].image`;
+        if (typeof image !== 'string') throw new Error(`${at(field)} is ${show(image)}: an image is a string such as "quay.io/prometheus/node-exporter:v1.12.1"`);
+        if (UNRESOLVED_TOKEN.test(image)) {
+          throw new Error(`${at(field)} is ${show(image)}, a token that did not resolve to a string: give the image as a string, or a Lazy that produces one`);
+        }
+        const mirrored = this.mirrored(image);
+        if (typeof mirrored !== 'string') throw new Error(`${at(field)}${mirrored.problem}`);
+        images.add(mirrored);
+        if (mirrored === image) return container;
+        rewrites.set(image, mirrored);
+        return { ...container, image: mirrored };
+      });
+    }
+    if (rewrites.size === 0) return json;
+    const metadata = isPlainObject(json.metadata) ? json.metadata : {};
+    const annotations = isPlainObject(metadata.annotations) ? metadata.annotations : {};
+    const annotation = { mirror: this.mirror, images: this.recordedImages(path, annotations[MIRROR_ANNOTATION], images, rewrites) };
+    if (this.pullSecrets.length > 0) {
+      const own = spec.imagePullSecrets ?? [];
+      if (!Array.isArray(own)) throw new Error(`${at('imagePullSecrets')} is ${show(own)}: it must be a list of { name } to add the mirror's pull secrets to`);
+      const named = new Set(own.map((s: any) => s?.name));
+      mirroredSpec.imagePullSecrets = [...own, ...this.pullSecrets.filter((s) => !named.has(s)).map((name) => ({ name }))];
+    }
+    const annotated = { ...json, metadata: { ...metadata, annotations: { ...annotations, [MIRROR_ANNOTATION]: JSON.stringify(annotation) } } };
+    return withPodSpec(annotated, specPath, mirroredSpec);
+  }
+
+  /**
+   * what the annotation records: every image of the pod, by the image as written, and what it became. An annotation
+   * already on the object (a NodeAgent's, for the images its containers were given) keeps its entries for the images
+   * the pod still has.
+   */
+  private recordedImages(path: string, existing: unknown, images: Set<string>, rewrites: Map<string, string>): { [image: string]: string } {
+    const recorded = new Map<string, string>();
+    if (existing !== undefined) {
+      let previous: any;
+      try {
+        previous = JSON.parse(String(existing));
+      } catch {
+        previous = undefined;
+      }
+      if (previous?.mirror !== this.mirror || !isPlainObject(previous.images)) {
+        throw new Error(`[${path}] RegistryMirror ${this.mirror}: metadata.annotations["${MIRROR_ANNOTATION}"] is ${show(existing)}, which the mirror writes: ` +
+          'remove it (the mirror records what it rewrote there)');
+      }
+      for (const [from, to] of Object.entries(previous.images)) if (typeof to === 'string' && images.has(to)) recorded.set(from, to);
+    }
+    for (const [from, to] of rewrites) recorded.set(from, to);
+    const covered = new Set(recorded.values());
+    for (const image of images) if (!covered.has(image)) recorded.set(image, image);
+    return Object.fromEntries([...recorded].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  }
+
+  /** the image through the mirror, or why it cannot be (a phrase after the field). */
+  private mirrored(image: string): string | { problem: string } {
     const ref = typeof image === 'string' ? parseImage(image) : undefined;
-    if (ref === undefined) fail(undefined, `RegistryMirror.rewrite: ${show(image)} is not a valid image reference`);
+    if (ref === undefined) {
+      return { problem: ` ${show(image)} is not a valid image reference: expected [registry/]repository[:tag][@sha256:digest], e.g. "quay.io/prometheus/node-exporter:v1.12.1"` };
+    }
     if (ref.registry === this.mirror.split('/')[0] && `${ref.registry}/${ref.repository}`.startsWith(`${this.mirror}/`)) return image;
     if (ref.registry.includes(':')) {
-      fail(undefined, `RegistryMirror: ${image} is from ${ref.registry}, whose port cannot be a path component of the mirror's image name: ` +
-        'pull it from the mirror yourself (give the agent the mirror\'s image) or mirror that registry without a port');
+      return {
+        problem: `: ${image} is from ${ref.registry}, whose port cannot be a path component of the mirror's image name: ` +
+          'pull it from the mirror yourself (give the mirror\'s image) or mirror that registry without a port',
+      };
     }
     // Docker Hub goes by several names, and its official images live under library/, which a short name leaves out
     const registry = DOCKER_HUB_ALIASES.includes(ref.registry) ? 'docker.io' : ref.registry;
     const repository = registry === 'docker.io' && !ref.repository.includes('/') ? `library/${ref.repository}` : ref.repository;
     return `${this.mirror}/${registry}/${repository}${ref.tag !== undefined ? `:${ref.tag}` : ''}${ref.digest !== undefined ? `@${ref.digest}` : ''}`;
   }
+}
+
+/** a token of the AWS CDK family (cdktf, cdk), encoded in a string that cdk8s' resolve leaves as it is. */
+const UNRESOLVED_TOKEN = /\$\{Token\[[^\]]*\]\}/;
+
+/** the lists of a pod spec that hold containers, each with an image. */
+const CONTAINER_LISTS = ['initContainers', 'containers', 'ephemeralContainers'];
+
+/** the API groups of the kinds whose pod spec the mirror rewrites ('' is the core group): a CRD of the same kind is not one. */
+const WORKLOAD_GROUPS: { [kind: string]: string[] } = {
+  Pod: [''],
+  PodTemplate: [''],
+  ReplicationController: [''],
+  DaemonSet: ['apps', 'extensions'],
+  Deployment: ['apps', 'extensions'],
+  StatefulSet: ['apps'],
+  ReplicaSet: ['apps', 'extensions'],
+  Job: ['batch'],
+  CronJob: ['batch'],
+};
+
+function apiGroupOf(apiVersion: unknown): string | undefined {
+  if (typeof apiVersion !== 'string') return undefined;
+  const slash = apiVersion.indexOf('/');
+  return slash < 0 ? '' : apiVersion.slice(0, slash);
+}
+
+function isPlainObject(value: unknown): value is any {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** a copy of `json` with `spec` at `path` (each object on the way copied, the rest shared). */
+function withPodSpec(json: any, path: readonly string[], spec: any): any {
+  if (path.length === 0) return spec;
+  const [key, ...rest] = path;
+  return { ...json, [key]: withPodSpec(json[key], rest, spec) };
+}
+
+/** whether any app of the process declared a mirror. */
+let mirrorPassInstalled = false;
+
+/** objects that apply the mirror themselves, after their own JSON patches (see `mirrorRendered`). */
+export const MIRRORS_ITSELF = Symbol.for('cdk8s-node-agents.RegistryMirror.mirrorsItself');
+
+/**
+ * The object's rendering through its app's mirror, if the app declares one.
+ */
+export function mirrorRendered(object: IConstruct, json: any): any {
+  // a process that declared no mirror renders exactly as before, without looking up the app
+  if (!mirrorPassInstalled) return json;
+  const mirror = MIRRORS.get(object.node.root);
+  return mirror === undefined ? json : mirror._mirrorManifest(object.node.path, json);
+}
+
+/**
+ * Every ApiObject renders through `ApiObject.prototype.toJson` (cdk8s-plus and imported L1 classes call it as
+ * `super.toJson()`, `Include` creates plain ApiObjects), after its JSON patches: the one place where every object of
+ * every app is seen, in every way of rendering it (`App.synth`, `synthYaml`, `Chart.toJson`, `Testing.synth`, a
+ * review). Wrapped when the first mirror is declared, never at require time: a process without a mirror renders
+ * exactly as cdk8s does, at its speed.
+ */
+function installMirrorPass(): void {
+  if (mirrorPassInstalled) return;
+  mirrorPassInstalled = true;
+  const render = ApiObject.prototype.toJson;
+  ApiObject.prototype.toJson = function toJson(this: ApiObject): any {
+    const json = render.call(this);
+    return MIRRORS_ITSELF in this ? json : mirrorRendered(this, json);
+  };
 }

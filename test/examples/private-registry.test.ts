@@ -1,6 +1,6 @@
 import { Testing } from 'cdk8s';
-import { buildPrivateRegistryApp } from '../../examples/private-registry/main';
-import { LogCollector, NodeMonitor, SecurityAgent, SecurityCheck } from '../../src';
+import { BLACKBOX_EXPORTER_IMAGE, buildPrivateRegistryApp } from '../../examples/private-registry/main';
+import { LogCollector, NodeMonitor, PodSecurity, SecurityAgent, SecurityCheck } from '../../src';
 import { MIRROR_ANNOTATION } from '../../src/review/_image';
 import { synthValid } from '../util/k8s-schema';
 
@@ -32,6 +32,21 @@ test('every image is the preset\'s pinned default, pulled through the mirror, wi
     const images = JSON.parse(ds.metadata.annotations[MIRROR_ANNOTATION]).images;
     expect(Object.values(images)).toEqual([ds.spec.template.spec.containers[0].image]);
   }
+});
+
+test('the Deployment, which is not an agent, pulls through the mirror too, with the pull secret, the rewrite in its annotation', () => {
+  const deployment = all.find((m) => m.kind === 'Deployment');
+  expect(deployment.metadata.namespace).toBe('monitoring');
+  const spec = deployment.spec.template.spec;
+  expect(spec.containers.map((c: any) => c.image)).toEqual([`mirror.example.com/${BLACKBOX_EXPORTER_IMAGE}`]);
+  expect(spec.imagePullSecrets).toEqual([{ name: 'mirror-credentials' }]);
+  // no Pod Security warning where it runs: the monitoring namespace warns at the level its agent meets
+  const level = all.find((m) => m.kind === 'Namespace' && m.metadata.name === 'monitoring').metadata.labels['pod-security.kubernetes.io/warn'];
+  expect(level).toBe('restricted');
+  expect(PodSecurity.violationsAt(spec, level)).toEqual([]);
+  expect(JSON.parse(deployment.metadata.annotations[MIRROR_ANNOTATION])).toEqual({
+    mirror: 'mirror.example.com', images: { [BLACKBOX_EXPORTER_IMAGE]: `mirror.example.com/${BLACKBOX_EXPORTER_IMAGE}` },
+  });
 });
 
 test('the Loki credentials come from Secret keys, read by the configuration through the environment', () => {
