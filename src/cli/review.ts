@@ -117,8 +117,6 @@ interface Options {
   readonly podSecurityVersion?: string;
   readonly namespace?: string;
   readonly files: string[];
-  /** lines for stderr: former pack IDs given. */
-  readonly warnings: string[];
 }
 
 export const reviewCommand: Command = {
@@ -131,7 +129,6 @@ export const reviewCommand: Command = {
       io.stdout.write(HELP);
       return EXIT_OK;
     }
-    for (const warning of options.warnings) io.stderr.write(warning);
     const objects = loadObjects(options.files);
     // with each object's file: an object without a namespace takes the one the rest of its file uses
     const report = SecurityReview._reviewFiles(objects.map((o) => o.object), {
@@ -177,7 +174,7 @@ function parseOptions(args: string[]): Options {
   });
   const v = parsed.values;
   const help = v.help === true;
-  if (help) return { help, json: false, files: [], warnings: [] };
+  if (help) return { help, json: false, files: [] };
 
   let failOn: Severity | undefined;
   if (v['fail-on'] !== undefined) {
@@ -188,8 +185,6 @@ function parseOptions(args: string[]): Options {
     }
   }
   let packs: ReviewPack[] | undefined;
-  const warnings: string[] = [];
-  const formerIds = new Set<string>();
   if (v.pack !== undefined) {
     packs = [];
     for (const id of v.pack) {
@@ -198,11 +193,6 @@ function parseOptions(args: string[]): Options {
         pack = ReviewPack.byId(id);
       } catch {
         throw reviewUsageError(`unknown pack ${JSON.stringify(id)} (--pack takes ${PACK_IDS.join(', ')})`);
-      }
-      // a former ID gives the renamed pack: say so, once per ID given
-      if (pack.id !== id && !formerIds.has(id)) {
-        formerIds.add(id);
-        warnings.push(`warning: --pack ${JSON.stringify(id)} is the former ID of ${JSON.stringify(pack.id)}, accepted for one release: use --pack ${pack.id}\n`);
       }
       if (!packs.some((p) => p.id === pack.id)) packs.push(pack);
     }
@@ -235,7 +225,6 @@ function parseOptions(args: string[]): Options {
     podSecurityVersion: version,
     namespace,
     files: parsed.positionals,
-    warnings,
   };
 }
 

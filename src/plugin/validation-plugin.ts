@@ -19,8 +19,7 @@ export interface SecurityReviewValidationProps {
   readonly failOn?: string;
 
   /**
-   * IDs of the rule packs to run (see RULES.md), e.g. `['node-agent-baseline', 'node-agent-practices']`. A former pack ID is accepted
-   * for one release (see `ReviewPack.byId`).
+   * IDs of the rule packs to run (see RULES.md), e.g. `['node-agent-baseline', 'node-agent-practices']`.
    *
    * @default - the default packs
    */

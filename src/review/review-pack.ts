@@ -45,11 +45,6 @@ const NODE_AGENT_BASELINE: IReviewRule[] = [
   new RunAsNonRootRule(),
 ];
 
-/** deprecated pack IDs, accepted by `ReviewPack.byId()` for one release, and the ID each pack now has. */
-const FORMER_IDS: { [former: string]: string } = {
-  'seed-baseline': 'node-agent-baseline',
-};
-
 const NODE_AGENT_PRACTICES: IReviewRule[] = [
   new ResourcesRule(),
   new ProbesRule(),
@@ -81,12 +76,6 @@ const NODE_AGENT_PRACTICES: IReviewRule[] = [
 export class ReviewPack {
   /** the ID of `nodeAgentBaseline()`. */
   public static readonly NODE_AGENT_BASELINE = 'node-agent-baseline';
-  /**
-   * The former name of `NODE_AGENT_BASELINE`, with the same value (`node-agent-baseline`).
-   *
-   * @deprecated use `NODE_AGENT_BASELINE`; kept for one release. `byId()` still accepts the pack's former ID too.
-   */
-  public static readonly SEED_BASELINE = ReviewPack.NODE_AGENT_BASELINE;
   /** the ID of `nodeAgentPractices()`. */
   public static readonly NODE_AGENT_PRACTICES = 'node-agent-practices';
   /** the ID of `podSecurityBaseline()`. */
@@ -104,15 +93,6 @@ export class ReviewPack {
       'The security baseline every node agent should meet: host paths read-only and only those needed; capabilities instead of ' +
       'privileged; a dedicated namespace, ServiceAccount and minimal RBAC; pinned images from allowed registries, never latest; ' +
       'readOnlyRootFilesystem and runAsNonRoot.');
-  }
-
-  /**
-   * The former name of `nodeAgentBaseline()`: returns the same pack, whose ID is `node-agent-baseline`.
-   *
-   * @deprecated use `nodeAgentBaseline()`; kept for one release.
-   */
-  public static seedBaseline(): ReviewPack {
-    return ReviewPack.nodeAgentBaseline();
   }
 
   /**
@@ -162,16 +142,12 @@ export class ReviewPack {
   /**
    * A built-in pack by its ID: `node-agent-baseline`, `node-agent-practices`, `pss-baseline` or `pss-restricted`.
    *
-   * A former ID is accepted for one release and gives the renamed pack, which carries its current ID (reports list
-   * `node-agent-baseline` for it): `seed-baseline` is the former ID of `node-agent-baseline`.
-   *
    * @param id the pack's ID
    * @throws when no built-in pack has that ID
    */
   public static byId(id: string): ReviewPack {
     const all = ReviewPack.all();
-    const current = Object.prototype.hasOwnProperty.call(FORMER_IDS, id) ? FORMER_IDS[id] : id;
-    const found = all.find((p) => p.id === current);
+    const found = all.find((p) => p.id === id);
     if (!found) {
       throw new Error(`unknown review pack ${JSON.stringify(id)}: use one of ${all.map((p) => p.id).join(', ')}`);
     }

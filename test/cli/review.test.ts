@@ -262,19 +262,6 @@ describe('review: options', () => {
     expect(two.workloads[0].findings.filter((f: any) => f.rule === 'PSS-BASELINE-hostPathVolumes')).toHaveLength(3);
   });
 
-  test('--pack accepts the former ID seed-baseline for one release, with a warning: the renamed pack runs, once', async () => {
-    const former = await runCli('review', '--json', '--pack', 'seed-baseline', CHART_SHAPED);
-    const renamed = await runCli('review', '--json', '--pack', 'node-agent-baseline', CHART_SHAPED);
-    expect(former.code).toBe(0);
-    expect(JSON.parse(former.stdout).packs).toEqual(['node-agent-baseline']);
-    expect(former.stdout).toBe(renamed.stdout);
-    expect(renamed.stderr).toBe('');
-    expect(former.stderr).toBe('warning: --pack "seed-baseline" is the former ID of "node-agent-baseline", accepted for one release: use --pack node-agent-baseline\n');
-    const both = await runCli('review', '--json', '--pack', 'seed-baseline', '--pack', 'node-agent-baseline', '--pack', 'seed-baseline', CHART_SHAPED);
-    expect(both.stdout).toBe(renamed.stdout);
-    expect(both.stderr).toBe(former.stderr);
-  });
-
   test('--allowed-registry checks image registries; repeatable', async () => {
     const rules = async (...args: string[]) => JSON.parse((await runCli('review', '--json', '--pack', 'node-agent-baseline', ...args, CHART_SHAPED)).stdout)
       .workloads[0].findings.map((f: any) => f.rule);

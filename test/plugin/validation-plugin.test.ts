@@ -74,19 +74,6 @@ test('failOn and packs select what fails', async () => {
   expect(pss.violations.every((v) => v.ruleName.startsWith('PSS-BASELINE-'))).toBe(true);
 });
 
-test('packs accepts the former ID seed-baseline for one release: the same pack as node-agent-baseline', async () => {
-  const dir = tempDir();
-  const file = path.join(dir, 'chart.k8s.yaml');
-  fs.copyFileSync(chartShaped, file);
-  const renamed = context([file]);
-  await new SecurityReviewValidation({ failOn: 'low', packs: ['node-agent-baseline'], writeReport: false }).validate(renamed.ctx);
-  const former = context([file]);
-  await new SecurityReviewValidation({ failOn: 'low', packs: ['seed-baseline'], writeReport: false }).validate(former.ctx);
-  expect(renamed.violations.length).toBeGreaterThan(0);
-  expect(former.violations).toEqual(renamed.violations);
-  expect(former.submitted).toEqual(renamed.submitted);
-});
-
 test('fails on bad properties with a clear error', () => {
   expect(() => new SecurityReviewValidation({ failOn: 'urgent' })).toThrow(/urgent/);
   expect(() => new SecurityReviewValidation({ packs: ['nope'] })).toThrow(/unknown review pack "nope"/);

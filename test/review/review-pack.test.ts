@@ -110,26 +110,11 @@ describe('pack manifests', () => {
   });
 });
 
-describe('the former ID seed-baseline (deprecated, kept for one release)', () => {
-  test('byId accepts it and gives the renamed pack, which carries its current ID', () => {
-    const pack = ReviewPack.byId('seed-baseline');
-    expect(pack.id).toBe('node-agent-baseline');
-    expect(pack.rules).toEqual(ReviewPack.nodeAgentBaseline().rules);
-    expect(pack.description).toBe(ReviewPack.nodeAgentBaseline().description);
-  });
-
-  test('SEED_BASELINE and seedBaseline() are aliases of NODE_AGENT_BASELINE and nodeAgentBaseline()', () => {
-    expect(ReviewPack.SEED_BASELINE).toBe(ReviewPack.NODE_AGENT_BASELINE);
-    expect(ReviewPack.NODE_AGENT_BASELINE).toBe('node-agent-baseline');
-    expect(ReviewPack.byId(ReviewPack.SEED_BASELINE).id).toBe('node-agent-baseline');
-    const alias = ReviewPack.seedBaseline();
-    expect([alias.id, alias.description]).toEqual([ReviewPack.nodeAgentBaseline().id, ReviewPack.nodeAgentBaseline().description]);
-    expect(alias.rules.map((r) => r.id)).toEqual(ReviewPack.nodeAgentBaseline().rules.map((r) => r.id));
-  });
-
-  test('the lists of packs name only the current ID', () => {
-    expect(ReviewPack.all().map((p) => p.id)).not.toContain('seed-baseline');
-    expect(() => ReviewPack.byId('seed')).toThrow('unknown review pack "seed": use one of node-agent-baseline, node-agent-practices, pss-baseline, pss-restricted');
+describe('pack IDs', () => {
+  test('byId knows the current IDs only, and names them when given another', () => {
+    expect(ReviewPack.all().map((p) => p.id)).toEqual(['node-agent-baseline', 'node-agent-practices', 'pss-baseline', 'pss-restricted']);
+    expect(ReviewPack.byId(ReviewPack.NODE_AGENT_BASELINE).rules).toEqual(ReviewPack.nodeAgentBaseline().rules);
+    expect(() => ReviewPack.byId('baseline')).toThrow('unknown review pack "baseline": use one of node-agent-baseline, node-agent-practices, pss-baseline, pss-restricted');
   });
 });
 
