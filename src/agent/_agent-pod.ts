@@ -14,7 +14,6 @@ import { assignVolumeNames, VolumeRequest } from './_volumes';
 import { AgentContainerProps } from './container-options';
 import { NodeAgentProps } from './node-agent-props';
 import { NodeAffinityTerm, NodeRequirement, WeightedNodeAffinityTerm } from './node-requirement';
-import { RegistryMirror } from './registry-mirror';
 import { Toleration } from './toleration';
 import { AgentUpdateStrategy } from './update-strategy';
 import { HostAccessReason } from '../model/host-access-reasons';
@@ -186,9 +185,9 @@ export class AgentPod {
     };
   }
 
-  /** the agent's pull secrets, then the app's registry mirror's (each once). */
+  /** the agent's pull secrets, each once (the app's registry mirror adds its own to the rendered manifest). */
   private renderPullSecrets(): { name: string }[] | undefined {
-    const names = [...new Set([...this.props.imagePullSecrets ?? [], ...RegistryMirror.find(this.scope)?.pullSecrets ?? []])];
+    const names = [...new Set(this.props.imagePullSecrets ?? [])];
     return names.length > 0 ? names.map((name) => ({ name })) : undefined;
   }
 

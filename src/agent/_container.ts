@@ -13,7 +13,6 @@ import { ContainerOptions } from './container-options';
 import { EnvSource } from './env-source';
 import { EnvValue } from './env-value';
 import { HostMount } from './host-mount';
-import { RegistryMirror } from './registry-mirror';
 import { hostPathDetail, hostPortDetail } from '../model/_host-privileges';
 import { HostAccessReason } from '../model/host-access-reasons';
 import { HostAccessType } from '../model/host-access-type';
@@ -241,7 +240,7 @@ export class AgentContainer {
     }));
   }
 
-  /** the image as given (before any registry mirror). */
+  /** the image as given (the app's registry mirror rewrites the rendered manifest, see `RegistryMirror`). */
   public get image(): string {
     return this.options.image;
   }
@@ -321,7 +320,7 @@ export class AgentContainer {
     ];
     return {
       name: this.name,
-      image: RegistryMirror.find(this.scope)?.rewrite(o.image) ?? o.image,
+      image: o.image,
       imagePullPolicy: 'IfNotPresent',
       command: o.command,
       args: o.args,

@@ -24,7 +24,6 @@ import { HostAccessReason, HostAccessReasons } from '../model/host-access-reason
 import { HostAccessType } from '../model/host-access-type';
 import { PodSecurity, PodSecurityLevel } from '../model/pod-security';
 import { RolloutPlan } from '../model/rollout-plan';
-import { MIRROR_ANNOTATION } from '../review/_image';
 import { Acknowledgements } from '../review/acknowledgement';
 import { ReviewOptions } from '../review/review-options';
 import { ReviewPack } from '../review/review-pack';
@@ -170,8 +169,6 @@ export class NodeAgent extends Construct {
     this.daemonSet.metadata.addAnnotation(Acknowledgements.ANNOTATION, Lazy.any({ produce: () => this.acknowledgementsAnnotation() }) as any);
     // rendered at synth, so privileges added after construction are recorded too; left out when empty.
     this.daemonSet.metadata.addAnnotation(HostAccessReasons.ANNOTATION, Lazy.any({ produce: () => this.reasonsAnnotation() }) as any);
-    // what the app's registry mirror made of each image, so the rewrite is seen in the manifest
-    this.daemonSet.metadata.addAnnotation(MIRROR_ANNOTATION, Lazy.any({ produce: () => this.mirrorAnnotation() }) as any);
     // each reason again as one annotation per privilege, the form the admission policy's CEL reads, rendered with
     // the rest of the metadata (before any JSON patch, which sees them as it sees every other rendered field)
     const renderMetadata = this.daemonSet.metadata.toJson.bind(this.daemonSet.metadata);
@@ -390,13 +387,6 @@ export class NodeAgent extends Construct {
   private reasonsAnnotation(): string | undefined {
     const reasons = this.hostAccessReasons;
     return reasons.length > 0 ? HostAccessReasons.format(reasons) : undefined;
-  }
-
-  private mirrorAnnotation(): string | undefined {
-    const mirror = RegistryMirror.find(this);
-    if (mirror === undefined) return undefined;
-    const images = [...new Set(this.pod.allContainers().map((c) => c.image))].sort();
-    return JSON.stringify({ mirror: mirror.mirror, images: Object.fromEntries(images.map((i) => [i, mirror.rewrite(i)])) });
   }
 
   /**

@@ -12,7 +12,7 @@ import { MIRROR_ANNOTATION } from '../review/_image';
 export interface RegistryMirrorOptions {
   /**
    * Secrets (of type `kubernetes.io/dockerconfigjson`) with the mirror's credentials: added to the
-   * `imagePullSecrets` of every agent and of every other pod spec whose images the mirror rewrote. A pod
+   * `imagePullSecrets` of every pod spec whose images the mirror rewrote, agents' and others' alike. A pod
    * can only use a pull secret of its own namespace, so each Secret must exist in the namespace of every
    * such object (an object without a namespace goes to the one it is applied to, usually `default`).
    *
@@ -46,8 +46,8 @@ const MIRRORS = new WeakMap<IConstruct, RegistryMirror>();
  * The rewrite happens as each object renders, after the JSON patches the user added to it (an image a
  * patch sets is mirrored too), and before the security review of `SecurityCheck` and of each NodeAgent:
  * the review judges the manifest as written. It is visible in the output: each object whose images were
- * rewritten (each NodeAgent's DaemonSet, always) carries, in its own `metadata.annotations`, the
- * annotation `node-agents.cdk8s.io/registry-mirror` with every image of its pod and what it became, and
+ * rewritten carries, in its own `metadata.annotations`, the annotation
+ * `node-agents.cdk8s.io/registry-mirror` with every image of its pod and what it became, and
  * the mirror's pull secrets are added to its pod spec. An object the mirror left unchanged is written
  * as it was. An image the mirror cannot rewrite (not a valid reference, an unresolved token, from a
  * registry with a port) fails the synth with the construct path, the field and the value.
@@ -164,29 +164,18 @@ export class RegistryMirror {
   }
 
   /**
-   * what the annotation records: every image of the pod, by the image as written, and what it became. An annotation
-   * already on the object (a NodeAgent's, for the images its containers were given) keeps its entries for the images
-   * the pod still has.
+   * what the annotation records: every image of the pod, by the image as written, and what it became (an image already
+   * from the mirror, itself). An annotation of that key already on the object is the user's: never overwritten.
    */
   private recordedImages(path: string, existing: unknown, images: Set<string>, rewrites: Map<string, string>): { [image: string]: string } {
-    const recorded = new Map<string, string>();
     if (existing !== undefined) {
-      let previous: any;
-      try {
-        previous = JSON.parse(String(existing));
-      } catch {
-        previous = undefined;
-      }
-      if (previous?.mirror !== this.mirror || !isPlainObject(previous.images)) {
-        throw new Error(`[${path}] RegistryMirror ${this.mirror}: metadata.annotations["${MIRROR_ANNOTATION}"] is ${show(existing)}, which the mirror writes: ` +
-          'remove it (the mirror records what it rewrote there)');
-      }
-      for (const [from, to] of Object.entries(previous.images)) if (typeof to === 'string' && images.has(to)) recorded.set(from, to);
+      throw new Error(`[${path}] RegistryMirror ${this.mirror}: metadata.annotations["${MIRROR_ANNOTATION}"] is ${show(existing)}, which the mirror writes: ` +
+        'remove it (the mirror records what it rewrote there)');
     }
-    for (const [from, to] of rewrites) recorded.set(from, to);
+    const recorded = new Map(rewrites);
     const covered = new Set(recorded.values());
     for (const image of images) if (!covered.has(image)) recorded.set(image, image);
-    return Object.fromEntries([...recorded].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    return Object.fromEntries([...recorded].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)));
   }
 
   /** the image through the mirror, or why it cannot be (a phrase after the field). */
